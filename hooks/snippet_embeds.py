@@ -1,0 +1,23 @@
+"""MkDocs hook: fail the build, naming page:line, when a page's code is not embedded properly.
+
+pymdownx.snippets (check_paths: true) already stops on a missing file or
+section, but its error does not say which page asked for it. This hook runs
+first and reports every problem on the page at once. The rules live in
+ptnotes.embeds, shared with the test suite.
+"""
+
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from ptnotes.embeds import page_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def on_page_markdown(markdown, page, config, files):
+    page_path = f"docs/{page.file.src_uri}"
+    problems = page_problems(page_path, markdown, ROOT)
+    if problems:
+        raise PluginError("Snippet embedding errors:\n  " + "\n  ".join(problems))
+    return markdown

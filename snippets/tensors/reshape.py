@@ -1,0 +1,77 @@
+"""Reshaping tensors: view, reshape, clone, contiguous.
+
+Page: docs/tensors/reshape.md
+"""
+
+import torch
+
+# --8<-- [start:view]
+x = torch.arange(4 * 64).reshape(4, 64)  # defined values, unlike torch.Tensor(4, 64)
+a = x.view(2, 2, 8, 8)
+print(a.shape)
+#> torch.Size([2, 2, 8, 8])
+print(x.view(-1, 4, 16).shape)  # -1: inferred from the other sizes
+#> torch.Size([4, 4, 16])
+print(x.view(32, -1).shape)  # the classic "flatten before fc" pattern
+#> torch.Size([32, 8])
+# --8<-- [end:view]
+
+# --8<-- [start:view-errors]
+for shape in [(7, 36), (7, -1), (-1, -1, 16)]:
+    try:
+        x.view(*shape)
+    except RuntimeError as err:
+        print(f"view{shape}: {err}")
+        #> view(7, 36): shape '[7, 36]' is invalid for input of size 256
+        #> view(7, -1): shape '[7, -1]' is invalid for input of size 256
+        #> view(-1, -1, 16): only one dimension can be inferred
+# --8<-- [end:view-errors]
+
+
+# --8<-- [start:shares-memory]
+def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
+    return t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr()
+
+
+a = x.view(2, 2, 8, 8)
+a[0, 0, 0, 0] = -1  # writing through the view ...
+print(x[0, 0].item())  # ... changes x: same memory
+#> -1
+print(same_storage(a, x))
+#> True
+# --8<-- [end:shares-memory]
+
+# --8<-- [start:non-contiguous]
+xt = x.t()  # a transpose is a view with swapped strides, not a copy
+print(xt.shape, xt.stride(), xt.is_contiguous())
+#> torch.Size([64, 4]) (1, 64) False
+try:
+    xt.view(-1)
+except RuntimeError as err:
+    print(err)
+    #> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+# --8<-- [end:non-contiguous]
+
+# --8<-- [start:reshape]
+r1 = x.reshape(2, 128)  # x is contiguous: reshape returns a view
+r2 = xt.reshape(-1)  # xt is not: reshape silently copies
+print(same_storage(r1, x), same_storage(r2, x))
+#> True False
+# --8<-- [end:reshape]
+
+# --8<-- [start:contiguous]
+c = xt.contiguous()  # copies into row-major order ...
+print(c.is_contiguous(), same_storage(c, x), c.stride())
+#> True False (4, 1)
+print(x.contiguous() is x)  # ... but returns the tensor itself when already contiguous
+#> True
+print(c.view(-1).shape)  # now view works
+#> torch.Size([256])
+# --8<-- [end:contiguous]
+
+# --8<-- [start:clone]
+y = x.clone()  # always new memory, same values, same dtype and device
+y[0, 0] = 12345
+print(same_storage(y, x), x[0, 0].item(), y[0, 0].item())
+#> False -1 12345
+# --8<-- [end:clone]

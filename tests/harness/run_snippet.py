@@ -1,0 +1,111 @@
+"""Run one snippet on one device and return what it printed.
+
+In-process runs share one interpreter per pytest worker (torch is imported
+once), each in a fresh `__main__` module inside the guards of `isolation`.
+Snippets declared `# launch: torchrun ...` run as real separate processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import types
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import isolation
+from harness.print_capture import PrintRecord, PrintRecorder
+from harness.snippet_file import SnippetFile
+from ptnotes.paths import REPO_ROOT
+
+LAUNCHED_ENTRY = Path(__file__).with_name("launched_entry.py")
+
+
+def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[PrintRecord]:
+    """Execute the snippet as `__main__`; exceptions propagate with the snippet's own file:line."""
+    __tracebackhide__ = True
+    path = snippet.path.resolve()
+    # Compiled under its real path, so tracebacks and `#>` positions name the snippet file.
+    code = compile(snippet.source, str(path), "exec", dont_inherit=True)
+    module = types.ModuleType("__main__")
+    module.__file__ = str(path)
+    recorder = PrintRecorder(path)
+    saved_main = sys.modules["__main__"]
+    with ExitStack() as guards:
+        guards.enter_context(isolation.process_state(path, workdir, device))
+        guards.enter_context(isolation.torch_globals_restored())
+        guards.enter_context(isolation.fresh_random_state())
+        guards.enter_context(isolation.network_blocked())
+        guards.enter_context(isolation.warnings_are_errors())
+        guards.enter_context(isolation.time_limit(snippet.timeout_s, snippet.rel))
+        guards.enter_context(recorder.installed())
+        # Classes defined by the snippet must be picklable (DataLoader workers).
+        sys.modules["__main__"] = module
+        try:
+            exec(code, module.__dict__)
+        finally:
+            sys.modules["__main__"] = saved_main
+    return recorder.records
+
+
+@dataclass(frozen=True)
+class LaunchResult:
+    returncode: int
+    output: str  # stdout and stderr of the launcher and all ranks
+    records: dict[int, list[PrintRecord]]  # prints per rank
+
+    def rank_output(self, rank: int) -> str:
+        return "\n".join(record.text for record in self.records.get(rank, []))
+
+
+def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResult:
+    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only."""
+    capture_dir = workdir / "prints"
+    capture_dir.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        *snippet.launch[1:],
+        "--standalone",  # a free local port per launch, so parallel tests never collide
+        "--max-restarts=0",
+        str(LAUNCHED_ENTRY),
+        str(snippet.path.resolve()),
+        str(capture_dir),
+    ]
+    env = {
+        **os.environ,
+        "NOTES_DEVICE": device,
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT / "tests"), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONWARNINGS": "error",
+        "OMP_NUM_THREADS": "1",
+    }
+    proc = subprocess.Popen(
+        command,
+        cwd=workdir,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # so a timeout can stop every rank at once
+    )
+    try:
+        output, _ = proc.communicate(timeout=snippet.timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        output, _ = proc.communicate()
+        raise isolation.SnippetTimeoutError(
+            f"{snippet.rel} under torchrun ran longer than {snippet.timeout_s} s:\n{output}"
+        ) from None
+    records = {
+        int(path.stem.removeprefix("rank")): [
+            PrintRecord(**item) for item in json.loads(path.read_text(encoding="utf-8"))
+        ]
+        for path in capture_dir.glob("rank*.json")
+    }
+    return LaunchResult(proc.returncode, output, records)

@@ -1,0 +1,113 @@
+"""Snippet files, their header directives and their named sections.
+
+A snippet's header is the run of comment lines (and an optional module
+docstring) before its first statement. Directives there tell the harness how to
+run it:
+
+    # requires: cuda                      only run where CUDA is available
+    # devices: cpu, cuda                  run once per device (NOTES_DEVICE)
+    # launch: torchrun --nproc_per_node=2 run as separate processes
+    # timeout: 120                        seconds before the run is stopped
+
+Sections (parsed by ptnotes.embeds) are marked the way pymdownx.snippets reads them:
+`# --8<-- [start:name]` ... `# --8<-- [end:name]`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ptnotes.embeds import Section, SnippetFormatError, read_sections
+from ptnotes.paths import REPO_ROOT
+
+SNIPPETS_DIR = REPO_ROOT / "snippets"
+DEFAULT_TIMEOUT_S = 60
+KNOWN_DEVICES = ("cpu", "cuda")
+
+_DIRECTIVE = re.compile(r"^#\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.+?)\s*$")
+_DIRECTIVE_KEYS = ("requires", "devices", "launch", "timeout")
+
+
+@dataclass(frozen=True)
+class SnippetFile:
+    path: Path
+    source: str
+    devices: tuple[str, ...] = ("cpu",)
+    launch: tuple[str, ...] = ()  # e.g. ("torchrun", "--nproc_per_node=2")
+    timeout_s: int = DEFAULT_TIMEOUT_S
+    sections: tuple[Section, ...] = field(default=())
+
+    @property
+    def rel(self) -> str:
+        """Path as pages embed it and error messages name it: snippets/<section>/<page>.py."""
+        try:
+            return self.path.relative_to(REPO_ROOT).as_posix()
+        except ValueError:
+            return self.path.as_posix()
+
+    @property
+    def launched(self) -> bool:
+        return bool(self.launch)
+
+
+def discover(root: Path = SNIPPETS_DIR) -> list[Path]:
+    """Every snippet file: *.py below root, except private helpers (`_name.py`)."""
+    return sorted(
+        p
+        for p in root.rglob("*.py")
+        if not p.name.startswith("_") and "__pycache__" not in p.parts
+    )
+
+
+def load(path: Path) -> SnippetFile:
+    source = path.read_text(encoding="utf-8")
+    directives = _read_directives(path, source)
+    requires = directives.get("requires")
+    if requires not in (None, "cuda"):
+        raise SnippetFormatError(f"{path}: `# requires:` takes only `cuda`, got {requires!r}")
+    if requires == "cuda":
+        devices: tuple[str, ...] = ("cuda",)
+    else:
+        devices = tuple(d for d in re.split(r"[,\s]+", directives.get("devices", "cpu")) if d)
+    unknown = [d for d in devices if d not in KNOWN_DEVICES]
+    if unknown:
+        raise SnippetFormatError(f"{path}: unknown device(s) {unknown} in `# devices:`")
+    launch = tuple(shlex.split(directives.get("launch", "")))
+    if launch and launch[0] != "torchrun":
+        raise SnippetFormatError(f"{path}: `# launch:` supports `torchrun ...` only, got {launch}")
+    return SnippetFile(
+        path=path,
+        source=source,
+        devices=devices,
+        launch=launch,
+        timeout_s=int(directives.get("timeout", DEFAULT_TIMEOUT_S)),
+        sections=tuple(read_sections(path, source)),
+    )
+
+
+def _read_directives(path: Path, source: str) -> dict[str, str]:
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as exc:
+        raise SnippetFormatError(f"{path}:{exc.lineno}: {exc.msg}") from exc
+    first_code_line = next(
+        (
+            node.lineno
+            for node in tree.body
+            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        ),
+        len(source.splitlines()) + 1,
+    )
+    directives: dict[str, str] = {}
+    for lineno, line in enumerate(source.splitlines()[: first_code_line - 1], start=1):
+        match = _DIRECTIVE.match(line)
+        if not match or match["key"] not in _DIRECTIVE_KEYS:
+            continue
+        if match["key"] in directives:
+            raise SnippetFormatError(f"{path}:{lineno}: directive `{match['key']}` given twice")
+        directives[match["key"]] = match["value"]
+    return directives

@@ -1,0 +1,59 @@
+"""Pages hold prose only; every code block is an embed that resolves; nothing is orphaned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness import snippet_file
+from ptnotes.embeds import Embed, find_embeds, page_problems
+from ptnotes.paths import DOCS_DIR, REPO_ROOT
+
+PAGES = sorted(DOCS_DIR.rglob("*.md"))
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(REPO_ROOT).as_posix()
+
+
+def _all_embeds() -> list[Embed]:
+    embeds: list[Embed] = []
+    for page in PAGES:
+        found, _ = find_embeds(_rel(page), page.read_text(encoding="utf-8"))
+        embeds += found
+    return embeds
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_rel)
+def test_page_code_blocks_are_resolvable_embeds(page: Path) -> None:
+    problems = page_problems(_rel(page), page.read_text(encoding="utf-8"), REPO_ROOT)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_snippet_file_and_section_is_embedded() -> None:
+    embeds = _all_embeds()
+    whole_files = {e.path for e in embeds if e.section is None}
+    sections = {(e.path, e.section) for e in embeds if e.section}
+    problems = []
+    for path in snippet_file.discover():
+        snippet = snippet_file.load(path)
+        if snippet.rel in whole_files:
+            continue
+        if not snippet.sections:
+            problems.append(f"{snippet.rel}:1: no page embeds this snippet file")
+        for section in snippet.sections:
+            if (snippet.rel, section.name) not in sections:
+                problems.append(
+                    f"{snippet.rel}:{section.start_line}: no page embeds section `{section.name}`"
+                )
+    assert not problems, "\n".join(problems)
+
+
+def test_content_pages_embed_their_code() -> None:
+    # Content pages prove what they say; only index pages may be prose alone.
+    embedding_pages = {e.page for e in _all_embeds()}
+    prose_only = [
+        _rel(p) for p in PAGES if _rel(p) not in embedding_pages and p.name != "index.md"
+    ]
+    assert not prose_only, f"content pages without any embedded snippet: {prose_only}"

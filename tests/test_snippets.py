@@ -1,0 +1,56 @@
+"""Run every snippet and check every `#>` line it shows.
+
+One test per (snippet file, device). In-process by default; `# launch: torchrun`
+snippets run as real processes and their rank-0 prints are checked.
+`pytest --update-examples` rewrites the `#>` lines instead of checking them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness import snippet_file
+from harness.print_capture import PrintRecord, expected_source, output_mismatch
+from harness.run_snippet import run_in_process, run_launched
+
+
+def _cases(root: Path) -> list:
+    cases = []
+    for path in snippet_file.discover(root):
+        snippet = snippet_file.load(path)
+        for device in snippet.devices:
+            marks = [pytest.mark.cuda] if device == "cuda" else []
+            if snippet.launched:
+                marks.append(pytest.mark.torchrun)
+            rel = snippet.rel
+            cases.append(pytest.param(snippet, device, id=f"{rel}[{device}]", marks=marks))
+    return cases
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "snippet" in metafunc.fixturenames:
+        cases = _cases(metafunc.config.snippets_root)
+        if not cases:
+            raise pytest.UsageError(f"no snippet files under {metafunc.config.snippets_root}")
+        metafunc.parametrize(("snippet", "device"), cases)
+
+
+def test_snippet(snippet: snippet_file.SnippetFile, device: str, tmp_path: Path,
+                 request: pytest.FixtureRequest) -> None:
+    if snippet.launched:
+        result = run_launched(snippet, device, tmp_path)
+        assert result.returncode == 0, f"{snippet.rel} failed under torchrun:\n{result.output}"
+        records: list[PrintRecord] = result.records.get(0, [])
+    else:
+        records = run_in_process(snippet, device, tmp_path)
+
+    expected = expected_source(snippet.source, snippet.path, records)
+    if request.config.getoption("update_examples"):
+        if expected != snippet.source:
+            snippet.path.write_text(expected, encoding="utf-8")
+        return
+    mismatch = output_mismatch(snippet.rel, snippet.source, expected)
+    if mismatch:
+        pytest.fail(mismatch, pytrace=False)
