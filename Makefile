@@ -12,6 +12,7 @@ STAMP  := $(VENV)/.installed-$(PINS_HASH)
 # Where the test run writes its verification report (read by the site build).
 REPORTS := .reports
 SITE_DIR ?= site
+export NO_MKDOCS_2_WARNING := 1
 PYTEST_ARGS ?=
 
 .PHONY: serve test lint pytest build update-examples setup clean
@@ -25,8 +26,8 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory build
 
 lint: $(STAMP)
-	$(BIN)/ruff check snippets tests hooks src
-	$(BIN)/ruff format --check tests hooks src
+	$(BIN)/ruff check snippets tests hooks src $(wildcard benchmarks)
+	$(BIN)/ruff format --check tests hooks src $(wildcard benchmarks)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -53,7 +53,5 @@ def test_every_snippet_file_and_section_is_embedded() -> None:
 def test_content_pages_embed_their_code() -> None:
     # Content pages prove what they say; only index pages may be prose alone.
     embedding_pages = {e.page for e in _all_embeds()}
-    prose_only = [
-        _rel(p) for p in PAGES if _rel(p) not in embedding_pages and p.name != "index.md"
-    ]
+    prose_only = [_rel(p) for p in PAGES if _rel(p) not in embedding_pages and p.name != "index.md"]
     assert not prose_only, f"content pages without any embedded snippet: {prose_only}"

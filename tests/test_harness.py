@@ -39,17 +39,23 @@ def inner_suite(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def run_inner(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return suite.runpytest_inprocess(f"--snippets-root={suite.path / 'snippets'}", "-p", "no:cacheprovider", *args)
+    return suite.runpytest_inprocess(
+        f"--snippets-root={suite.path / 'snippets'}", "-p", "no:cacheprovider", *args
+    )
 
 
 # --- what is recorded is what print() writes --------------------------------------------
 
 
 def test_2d_tensor_is_recorded_as_pytorch_prints_it(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "matrix.py", """
+    path = write_snippet(
+        tmp_path,
+        "matrix.py",
+        """
         import torch
         print(torch.arange(6).reshape(2, 3))
-    """)
+    """,
+    )
     records = run(path, tmp_path)
     real = str(torch.arange(6).reshape(2, 3))
     assert [r.text for r in records] == [real]
@@ -61,14 +67,18 @@ def test_2d_tensor_is_recorded_as_pytorch_prints_it(tmp_path: Path) -> None:
 
 
 def test_print_arguments_sep_and_nested_prints(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "seps.py", """
+    path = write_snippet(
+        tmp_path,
+        "seps.py",
+        """
         def show(x):
             print("value", x, sep=" = ")
 
         for i in range(2):
             show(i)
         print(torch_size := (2, 3))
-    """)
+    """,
+    )
     texts = [r.text for r in run(path, tmp_path)]
     assert texts == ["value = 0", "value = 1", str((2, 3))]
 
@@ -77,22 +87,30 @@ def test_print_arguments_sep_and_nested_prints(tmp_path: Path) -> None:
 
 
 def test_stale_output_fails_with_diff_naming_file_and_line(inner_suite: pytest.Pytester) -> None:
-    write_snippet(inner_suite.path / "snippets", "stale.py", """
+    write_snippet(
+        inner_suite.path / "snippets",
+        "stale.py",
+        """
         print(1 + 1)
         #> 3
-    """)
+    """,
+    )
     result = run_inner(inner_suite)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*stale.py:2: `#>` output lines differ*", "-#> 3", "+#> 2"])
 
 
 def test_failing_snippet_is_one_clean_failure_at_its_own_line(inner_suite: pytest.Pytester) -> None:
-    write_snippet(inner_suite.path / "snippets", "boom.py", """
+    write_snippet(
+        inner_suite.path / "snippets",
+        "boom.py",
+        """
         import torch
 
         x = torch.zeros(2, 3)
         x.view(7)
-    """)
+    """,
+    )
     result = run_inner(inner_suite)
     result.assert_outcomes(failed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -101,28 +119,41 @@ def test_failing_snippet_is_one_clean_failure_at_its_own_line(inner_suite: pytes
 
 
 def test_update_examples_rewrites_then_check_passes(inner_suite: pytest.Pytester) -> None:
-    path = write_snippet(inner_suite.path / "snippets", "update.py", """
+    path = write_snippet(
+        inner_suite.path / "snippets",
+        "update.py",
+        """
         print("hello")
         #> stale
         if False:
             print("never")
             #> left over
-    """)
+    """,
+    )
     run_inner(inner_suite, "--update-examples").assert_outcomes(passed=1)
     assert path.read_text().splitlines() == [
-        'print("hello")', "#> hello", "if False:", '    print("never")'
+        'print("hello")',
+        "#> hello",
+        "if False:",
+        '    print("never")',
     ]
     run_inner(inner_suite).assert_outcomes(passed=1)
 
 
-def test_cuda_only_snippet_is_skipped_with_reason_without_cuda(inner_suite: pytest.Pytester) -> None:
+def test_cuda_only_snippet_is_skipped_with_reason_without_cuda(
+    inner_suite: pytest.Pytester,
+) -> None:
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA: the snippet runs instead of being skipped")
-    write_snippet(inner_suite.path / "snippets", "gpu.py", """
+    write_snippet(
+        inner_suite.path / "snippets",
+        "gpu.py",
+        """
         # requires: cuda
         import torch
         print(torch.ones(1, device="cuda").device)
-    """)
+    """,
+    )
     result = run_inner(inner_suite, "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*needs CUDA: no CUDA device on this machine*"])
@@ -139,71 +170,106 @@ def test_no_snippets_is_an_error_not_a_pass(inner_suite: pytest.Pytester) -> Non
 
 
 def test_network_is_blocked_but_loopback_works(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "download.py", """
+    path = write_snippet(
+        tmp_path,
+        "download.py",
+        """
         import urllib.request
         urllib.request.urlopen("http://example.com", timeout=5)
-    """)
+    """,
+    )
     # urllib wraps the error in URLError (an OSError), keeping our message.
     with pytest.raises(OSError, match="snippets must not use the network.*example.com"):
         run(path, tmp_path)
-    path = write_snippet(tmp_path, "ip.py", """
+    path = write_snippet(
+        tmp_path,
+        "ip.py",
+        """
         import socket
         socket.create_connection(("93.184.216.34", 80), timeout=5)
-    """)
+    """,
+    )
     with pytest.raises(isolation.NetworkBlockedError, match="93.184.216.34"):
         run(path, tmp_path)
-    path = write_snippet(tmp_path, "loopback.py", """
+    path = write_snippet(
+        tmp_path,
+        "loopback.py",
+        """
         import socket
         with socket.create_server(("127.0.0.1", 0)) as server:
             with socket.create_connection(server.getsockname(), timeout=5) as client:
                 print(client.getpeername()[0])
-    """)
+    """,
+    )
     assert [r.text for r in run(path, tmp_path)] == ["127.0.0.1"]
 
 
 def test_warnings_are_errors_unless_caught(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "warns.py", """
+    path = write_snippet(
+        tmp_path,
+        "warns.py",
+        """
         import warnings
         warnings.warn("old API", DeprecationWarning)
-    """)
+    """,
+    )
     with pytest.raises(DeprecationWarning, match="old API"):
         run(path, tmp_path)
-    path = write_snippet(tmp_path, "caught.py", """
+    path = write_snippet(
+        tmp_path,
+        "caught.py",
+        """
         import warnings
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             warnings.warn("old API", DeprecationWarning)
         print(caught[0].category.__name__)
-    """)
+    """,
+    )
     assert [r.text for r in run(path, tmp_path)] == ["DeprecationWarning"]
 
 
 def test_time_limit_stops_a_runaway_snippet(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "forever.py", """
+    path = write_snippet(
+        tmp_path,
+        "forever.py",
+        """
         # timeout: 1
         while True:
             pass
-    """)
+    """,
+    )
     with pytest.raises(isolation.SnippetTimeoutError, match="1 s limit"):
         run(path, tmp_path)
 
 
 def test_unseeded_randomness_shows_up_seeded_does_not(tmp_path: Path) -> None:
-    unseeded = write_snippet(tmp_path, "unseeded.py", """
+    unseeded = write_snippet(
+        tmp_path,
+        "unseeded.py",
+        """
         import torch
         print(torch.rand(4))
-    """)
+    """,
+    )
     assert run(unseeded, tmp_path) != run(unseeded, tmp_path)
-    seeded = write_snippet(tmp_path, "seeded.py", """
+    seeded = write_snippet(
+        tmp_path,
+        "seeded.py",
+        """
         import torch
         torch.manual_seed(0)
         print(torch.rand(4))
-    """)
+    """,
+    )
     assert run(seeded, tmp_path) == run(seeded, tmp_path)
 
 
 def test_nothing_leaks_out_of_a_run(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "leaky.py", """
+    path = write_snippet(
+        tmp_path,
+        "leaky.py",
+        """
         import os, sys, torch
         torch.set_default_dtype(torch.float64)
         torch.set_grad_enabled(False)
@@ -212,7 +278,8 @@ def test_nothing_leaks_out_of_a_run(tmp_path: Path) -> None:
         sys.argv.append("--leak")
         assert __name__ == "__main__"
         os.chdir("/")
-    """)
+    """,
+    )
     cwd, argv, main = Path.cwd(), sys.argv[:], sys.modules["__main__"]
     run(path, tmp_path)
     assert torch.get_default_dtype() == torch.float32
@@ -224,11 +291,15 @@ def test_nothing_leaks_out_of_a_run(tmp_path: Path) -> None:
 
 
 def test_section_markers_must_balance(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "sections.py", """
+    path = write_snippet(
+        tmp_path,
+        "sections.py",
+        """
         # --8<-- [start:a]
         x = 1
         # --8<-- [end:b]
-    """)
+    """,
+    )
     with pytest.raises(snippet_file.SnippetFormatError, match=r"sections.py:3: section `b` ends"):
         snippet_file.load(path)
 
@@ -238,11 +309,15 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
 
 @pytest.mark.torchrun
 def test_launched_snippet_runs_as_two_processes(tmp_path: Path) -> None:
-    path = write_snippet(tmp_path, "ranks.py", """
+    path = write_snippet(
+        tmp_path,
+        "ranks.py",
+        """
         # launch: torchrun --nproc_per_node=2
         import os
         print("rank", os.environ["RANK"], "of", os.environ["WORLD_SIZE"])
-    """)
+    """,
+    )
     result = run_launched(snippet_file.load(path), "cpu", tmp_path)
     assert result.returncode == 0, result.output
     assert {rank: result.rank_output(rank) for rank in result.records} == {

@@ -37,8 +37,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(("snippet", "device"), cases)
 
 
-def test_snippet(snippet: snippet_file.SnippetFile, device: str, tmp_path: Path,
-                 request: pytest.FixtureRequest) -> None:
+def test_snippet(
+    snippet: snippet_file.SnippetFile, device: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     if snippet.launched:
         result = run_launched(snippet, device, tmp_path)
         assert result.returncode == 0, f"{snippet.rel} failed under torchrun:\n{result.output}"

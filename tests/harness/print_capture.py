@@ -43,8 +43,14 @@ class PrintRecorder:
         self._real_print = builtins.print
         self._echo = echo
 
-    def __call__(self, *args: object, sep: str | None = " ", end: str | None = "\n",
-                 file=None, flush: bool = False) -> None:
+    def __call__(
+        self,
+        *args: object,
+        sep: str | None = " ",
+        end: str | None = "\n",
+        file=None,
+        flush: bool = False,
+    ) -> None:
         line = self._caller_line()
         if line is None or file not in (None, sys.stdout):
             self._real_print(*args, sep=sep, end=end, file=file, flush=flush)

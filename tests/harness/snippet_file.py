@@ -57,9 +57,7 @@ class SnippetFile:
 def discover(root: Path = SNIPPETS_DIR) -> list[Path]:
     """Every snippet file: *.py below root, except private helpers (`_name.py`)."""
     return sorted(
-        p
-        for p in root.rglob("*.py")
-        if not p.name.startswith("_") and "__pycache__" not in p.parts
+        p for p in root.rglob("*.py") if not p.name.startswith("_") and "__pycache__" not in p.parts
     )
 
 
