@@ -50,3 +50,10 @@ $(STAMP): requirements.txt pyproject.toml
 
 clean:
 	rm -rf $(SITE_DIR) $(REPORTS) .pytest_cache .ruff_cache
+
+# Models: the full Conv1d(k=1) vs Linear sweep behind docs/models/conv1d-linear.md.
+# Rewrites docs/assets/generated/models/conv1d_vs_linear{.png,_table.txt}; run it
+# on a quiet machine (about a minute on 2 cores) and commit both files.
+.PHONY: bench-conv1d-linear
+bench-conv1d-linear: $(STAMP)
+	$(BIN)/python benchmarks/conv1d_vs_linear.py

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import snippet_file
+from ptnotes import snippets as snippet_file
 from ptnotes.embeds import Embed, find_embeds, page_problems
 from ptnotes.paths import DOCS_DIR, REPO_ROOT
 

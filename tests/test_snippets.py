@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import snippet_file
 from harness.print_capture import PrintRecord, expected_source, output_mismatch
 from harness.run_snippet import run_in_process, run_launched
+from ptnotes import snippets as snippet_file
 
 
 def _cases(root: Path) -> list:
@@ -40,6 +40,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def test_snippet(
     snippet: snippet_file.SnippetFile, device: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
+    # Read by harness.plugin to write the verification report (.reports/<device>.json).
+    request.node.user_properties += [
+        ("snippet", snippet.rel),
+        ("device", device),
+        ("sections", [s.name for s in snippet.sections]),
+    ]
     if snippet.launched:
         result = run_launched(snippet, device, tmp_path)
         assert result.returncode == 0, f"{snippet.rel} failed under torchrun:\n{result.output}"

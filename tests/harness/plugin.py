@@ -1,4 +1,4 @@
-"""pytest options and markers for the snippet suite (loaded by tests/conftest.py)."""
+"""pytest options, markers and the verification report (loaded by tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.snippet_file import SNIPPETS_DIR
+from ptnotes import verification
+from ptnotes.paths import REPO_ROOT
+from ptnotes.snippets import SNIPPETS_DIR
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+_results: list[verification.SnippetResult] = []
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -18,6 +22,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--snippets-root",
         default=str(SNIPPETS_DIR),
         help="folder of snippet files to verify (default: snippets/)",
+    )
+    parser.addoption(
+        "--reports-dir",
+        default=str(verification.REPORTS_DIR),
+        help="where the verification report is written (default: .reports/)",
     )
 
 
@@ -38,3 +47,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Remember each snippet's outcome (on the xdist controller too: reports are forwarded)."""
+    props = dict(report.user_properties)
+    if "snippet" not in props or report.when != "call" or report.outcome == "skipped":
+        return
+    if not (REPO_ROOT / props["snippet"]).is_file():
+        return  # a throw-away snippet of the harness's own tests
+    _results.append(
+        verification.SnippetResult(
+            snippet=props["snippet"],
+            device=props["device"],
+            outcome=report.outcome,
+            sections=tuple(props["sections"]),
+            duration_s=round(report.duration, 3),
+            **_environment(),
+        )
+    )
+
+
+_env_cache: dict[str, str] = {}
+
+
+def _environment() -> dict[str, str]:
+    if not _env_cache:
+        _env_cache.update(verification.run_environment())
+    return _env_cache
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput") or not _results:
+        return  # xdist workers leave the writing to the controller
+    if session.config.getoption("update_examples"):
+        return  # outputs were rewritten, not verified
+    verification.merge_results(_results, Path(session.config.getoption("--reports-dir")))
+    _results.clear()

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from harness import isolation
 from harness.print_capture import PrintRecord, PrintRecorder
-from harness.snippet_file import SnippetFile
 from ptnotes.paths import REPO_ROOT
+from ptnotes.snippets import SnippetFile
 
 LAUNCHED_ENTRY = Path(__file__).with_name("launched_entry.py")
 

@@ -1,5 +1,8 @@
 """Snippet files, their header directives and their named sections.
 
+Shared by the test harness (which runs them) and the MkDocs hooks (which
+show how to run them).
+
 A snippet's header is the run of comment lines (and an optional module
 docstring) before its first statement. Directives there tell the harness how to
 run it:
