@@ -114,7 +114,7 @@ def verification_table(reports) -> str:
     def cell(result: verification.SnippetResult | None) -> str:
         if result is None:
             return "not run"
-        mark = "✅ passed" if result.outcome == "passed" else "❌ FAILED"
+        mark = "passed" if result.outcome == "passed" else "**FAILED**"
         return f"{mark} · {result.date} · {result.duration_s:.2f} s"
 
     for snippet in snippets:
