@@ -42,6 +42,13 @@ def on_config(config):
 # --- badges ------------------------------------------------------------------------------
 
 
+def _snippet_scripts(embeds) -> list[str]:
+    """The runnable snippet scripts among embeds (not e.g. shell or YAML files)."""
+    return sorted(
+        {e.path for e in embeds if e.path.startswith("snippets/") and e.path.endswith(".py")}
+    )
+
+
 def badge(snippet: str, reports: dict[str, dict[str, verification.SnippetResult]]) -> str:
     """One line of HTML saying whether `snippet` passed, on which devices, with which torch."""
     found = {d: reports.get(d, {}).get(snippet) for d in verification.DEVICES}
@@ -67,7 +74,7 @@ def add_badges(page: str, markdown: str, reports) -> str:
     # Bottom-up, so that inserted lines do not move fences still to visit.
     for fence in reversed(find_fences(page, markdown)):
         embeds, _ = find_embeds(page, "\n".join(fence.body))
-        snippets = sorted({e.path for e in embeds if e.path.startswith("snippets/")})
+        snippets = _snippet_scripts(embeds)
         if not snippets:
             continue
         indent = re.match(r"[ \t]*", lines[fence.line - 1]).group(0)
@@ -87,7 +94,7 @@ def run_command(snippet: str) -> str:
 
 def add_run_instructions(page: str, markdown: str) -> str:
     embeds, _ = find_embeds(page, markdown)
-    snippets = sorted({e.path for e in embeds if e.path.startswith("snippets/")})
+    snippets = _snippet_scripts(embeds)
     heading = _H1.search(markdown)
     if not snippets or not heading:
         return markdown

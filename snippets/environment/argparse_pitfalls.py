@@ -1,0 +1,116 @@
+"""argparse: positional vs optional arguments, `default` and `nargs`, parse_known_args.
+
+Page: docs/environment/argparse.md
+Every behaviour is shown by parsing an explicit argument list (what PyCharm's
+"Parameters" field or the shell would pass), never the real command line.
+"""
+
+import argparse
+import contextlib
+import io
+import sys
+
+
+# --8<-- [start:helper]
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | str:
+    """Parse argv; on a usage error return what argparse printed instead of exiting."""
+    stderr = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(stderr):
+            return parser.parse_args(argv)
+    except SystemExit as exit_:
+        return f"exit status {exit_.code}\n{stderr.getvalue().rstrip()}"
+
+
+# --8<-- [end:helper]
+
+# --8<-- [start:notes-parser]
+parser = argparse.ArgumentParser(prog="train.py")
+parser.add_argument("--devices")
+parser.add_argument("--evaluate", action="store_true")
+parser.add_argument("configs", nargs="+", default="configs/c1.py")  # as in the notes
+
+print(parse(parser, []))  # "Run" with an empty Parameters field
+#> exit status 2
+#> usage: train.py [-h] [--devices DEVICES] [--evaluate] configs [configs ...]
+#> train.py: error: the following arguments are required: configs
+print(parse(parser, ["configs/c2.py"]))
+#> Namespace(devices=None, evaluate=False, configs=['configs/c2.py'])
+# --8<-- [end:notes-parser]
+
+# --8<-- [start:nargs-table]
+for nargs in [None, "?", "*", "+", 1, 2, argparse.REMAINDER]:
+    p = argparse.ArgumentParser(prog="train.py")
+    kwargs = {} if nargs is None else {"nargs": nargs}
+    p.add_argument("configs", default="configs/c1.py", **kwargs)
+    result = parse(p, [])
+    shown = result.splitlines()[-1] if isinstance(result, str) else result
+    print(f"nargs={nargs!r:6} -> {shown}")
+    #> nargs=None   -> train.py: error: the following arguments are required: configs
+    #> nargs='?'    -> Namespace(configs='configs/c1.py')
+    #> nargs='*'    -> Namespace(configs='configs/c1.py')
+    #> nargs='+'    -> train.py: error: the following arguments are required: configs
+    #> nargs=1      -> train.py: error: the following arguments are required: configs
+    #> nargs=2      -> train.py: error: the following arguments are required: configs
+    #> nargs='...'  -> Namespace(configs=[])
+# --8<-- [end:nargs-table]
+
+# --8<-- [start:required-kwarg]
+try:
+    argparse.ArgumentParser().add_argument("configs", required=False)
+except TypeError as err:
+    print(err)
+    #> 'required' is an invalid argument for positionals
+# --8<-- [end:required-kwarg]
+
+# --8<-- [start:notes-fix]
+fixed = argparse.ArgumentParser(prog="train.py")
+fixed.add_argument("--configs", nargs="+", default="configs/c1.py")  # the notes' fix
+print(parse(fixed, []).configs)  # the default, used as it is: a str
+#> configs/c1.py
+print(parse(fixed, ["--configs", "configs/c2.py"]).configs)  # given: a list
+#> ['configs/c2.py']
+print([c for c in parse(fixed, []).configs][:4])  # looping over "the configs" ...
+#> ['c', 'o', 'n', 'f']
+
+better = argparse.ArgumentParser(prog="train.py")
+better.add_argument("--configs", nargs="+", default=["configs/c1.py"])  # a list default
+print(parse(better, []).configs, parse(better, ["--configs", "a.py", "b.py"]).configs)
+#> ['configs/c1.py'] ['a.py', 'b.py']
+# --8<-- [end:notes-fix]
+
+# --8<-- [start:known-args]
+known = argparse.ArgumentParser(prog="train.py")
+known.add_argument("configs", nargs="+")
+print(known.parse_known_args(["c1.py", "--lr", "0.1"]))
+#> (Namespace(configs=['c1.py']), ['--lr', '0.1'])
+print(known.parse_known_args(["--lr", "0.1", "c1.py"]))  # same words, other order
+#> (Namespace(configs=['0.1', 'c1.py']), ['--lr'])
+print(parse(known, ["c1.py", "--lr", "0.1"]))  # parse_args refuses what it does not know
+#> exit status 2
+#> usage: train.py [-h] configs [configs ...]
+#> train.py: error: unrecognized arguments: --lr 0.1
+# --8<-- [end:known-args]
+
+# --8<-- [start:dashes]
+opt = argparse.ArgumentParser(prog="train.py")
+opt.add_argument("--configs", nargs="+", default=["configs/c1.py"])
+for dash in ["--", "\u2014", "\u2013"]:  # two hyphens, an em dash, an en dash
+    print(repr(dash), opt.parse_known_args([f"{dash}configs", "c2.py"]))
+    #> '--' (Namespace(configs=['c2.py']), [])
+    #> '—' (Namespace(configs=['configs/c1.py']), ['—configs', 'c2.py'])
+    #> '–' (Namespace(configs=['configs/c1.py']), ['–configs', 'c2.py'])
+# --8<-- [end:dashes]
+
+# --8<-- [start:exit-on-error]
+strict = argparse.ArgumentParser(prog="train.py", exit_on_error=False)
+strict.add_argument("--epochs", type=int)
+strict.add_argument("configs", nargs="+")
+try:
+    strict.parse_args(["--epochs", "ten", "c1.py"])
+except argparse.ArgumentError as err:
+    print(f"ArgumentError: {err}")
+    #> ArgumentError: argument --epochs: invalid int value: 'ten'
+print(sys.version_info[:2], parse(strict, []).splitlines()[0])  # still exits on 3.11
+#> (3, 11) exit status 2
+# --8<-- [end:exit-on-error]

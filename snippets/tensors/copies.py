@@ -1,0 +1,93 @@
+"""Copying a tensor: assignment, clone, detach, copy_, deepcopy.
+
+Page: docs/tensors/copies.md
+"""
+
+import copy
+
+import torch
+
+
+# --8<-- [start:same-storage]
+def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
+    """True when both tensors read the same memory block."""
+    return t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr()
+
+
+# --8<-- [end:same-storage]
+
+# --8<-- [start:assignment]
+a = torch.zeros(3)
+b = a  # no copy at all: a second name for the same object
+b[0] = 1
+print(b is a, a)
+#> True tensor([1., 0., 0.])
+# --8<-- [end:assignment]
+
+# --8<-- [start:clone]
+a = torch.zeros(3)
+c = a.clone()  # new memory, same values, dtype and device
+c[0] = 1
+print(same_storage(a, c), a, c)
+#> False tensor([0., 0., 0.]) tensor([1., 0., 0.])
+
+w = torch.ones(3, requires_grad=True)
+wc = w.clone()  # clone stays in the autograd graph ...
+print(wc.requires_grad, wc.grad_fn.name())
+#> True CloneBackward0
+wc.sum().backward()  # ... so gradients flow back to w
+print(w.grad)
+#> tensor([1., 1., 1.])
+# --8<-- [end:clone]
+
+# --8<-- [start:detach]
+w = torch.ones(3, requires_grad=True)
+d = w.detach()  # leaves the graph but SHARES memory with w
+print(d.requires_grad, same_storage(d, w))
+#> False True
+d[0] = 5  # writes into w too
+print(w)
+#> tensor([5., 1., 1.], requires_grad=True)
+# --8<-- [end:detach]
+
+# --8<-- [start:detach-clone]
+w = torch.ones(3, requires_grad=True)
+snapshot = w.detach().clone()  # the usual "independent copy of a parameter"
+with torch.no_grad():
+    w.add_(1)
+print(snapshot, snapshot.requires_grad, same_storage(snapshot, w))
+#> tensor([1., 1., 1.]) False False
+# --8<-- [end:detach-clone]
+
+# --8<-- [start:copy_]
+dst = torch.zeros(2, 3, dtype=torch.int64)
+keep = dst.untyped_storage().data_ptr()
+dst.copy_(torch.tensor([1.9, 2.9, 3.9]))  # in place: broadcasts and converts the dtype
+print(dst)
+#> tensor([[1, 2, 3],
+#>         [1, 2, 3]])
+print(dst.untyped_storage().data_ptr() == keep)  # dst keeps its own memory
+#> True
+try:
+    torch.zeros(2).copy_(torch.ones(3))
+except RuntimeError as err:
+    print(err)
+    #> The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+# --8<-- [end:copy_]
+
+# --8<-- [start:deepcopy]
+x = torch.arange(6.0)
+v = x.view(2, 3)
+x2, v2 = copy.deepcopy([x, v])  # new memory, but aliasing inside the copied object is kept
+print(same_storage(x2, x), same_storage(x2, v2))
+#> False True
+
+leaf = torch.ones(2, requires_grad=True)
+print(copy.deepcopy(leaf).requires_grad)
+#> True
+try:
+    copy.deepcopy(leaf * 2)  # not a leaf: deepcopy refuses
+except RuntimeError as err:
+    print(str(err).split(".")[0])
+    #> Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment
+# --8<-- [end:deepcopy]

@@ -1,0 +1,175 @@
+"""Tensor types and creation: dtypes, constructors, ranges, random numbers, conversion.
+
+Page: docs/tensors/creation.md
+"""
+
+import warnings
+
+import torch
+
+# --8<-- [start:dtypes]
+legacy = ["ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor"]
+legacy += ["HalfTensor", "BFloat16Tensor", "FloatTensor", "DoubleTensor", "BoolTensor"]
+for name in legacy:
+    print(f"torch.{name:<15} holds {getattr(torch, name).dtype}")
+    #> torch.ByteTensor      holds torch.uint8
+    #> torch.CharTensor      holds torch.int8
+    #> torch.ShortTensor     holds torch.int16
+    #> torch.IntTensor       holds torch.int32
+    #> torch.LongTensor      holds torch.int64
+    #> torch.HalfTensor      holds torch.float16
+    #> torch.BFloat16Tensor  holds torch.bfloat16
+    #> torch.FloatTensor     holds torch.float32
+    #> torch.DoubleTensor    holds torch.float64
+    #> torch.BoolTensor      holds torch.bool
+# --8<-- [end:dtypes]
+
+# --8<-- [start:torch-tensor-class]
+t = torch.zeros(2)
+print(type(t), t.dtype, t.type())  # one class for every dtype; .type() gives the legacy name
+#> <class 'torch.Tensor'> torch.float32 torch.FloatTensor
+print(isinstance(t, torch.Tensor), isinstance(t, torch.FloatTensor), isinstance(t, torch.LongTensor))
+#> True True False
+print(torch.get_default_dtype())  # what torch.Tensor(...), zeros, rand ... use
+#> torch.float32
+# --8<-- [end:torch-tensor-class]
+
+# --8<-- [start:constructor]
+a = torch.Tensor(2, 3, 4)  # sizes: 2*3*4 of UNINITIALISED memory (values not shown)
+print(a.shape, a.dtype)
+#> torch.Size([2, 3, 4]) torch.float32
+b = torch.Tensor([[1, 2, 3], [4, 5, 6]])  # from a list: always the default dtype
+print(b)
+#> tensor([[1., 2., 3.],
+#>         [4., 5., 6.]])
+c = torch.tensor([[1, 2, 3], [4, 5, 6]])  # lower-case tensor: infers the dtype from the data
+print(c.dtype, torch.tensor([1.0, 2]).dtype, torch.tensor([True]).dtype)
+#> torch.int64 torch.float32 torch.bool
+print(torch.Tensor(3).shape, torch.tensor(3).shape)  # a size vs a value: easy to mix up
+#> torch.Size([3]) torch.Size([])
+# --8<-- [end:constructor]
+
+# --8<-- [start:filled]
+print(torch.zeros(2, 3, 4).shape, torch.ones(2, 3, 4).sum().item())
+#> torch.Size([2, 3, 4]) 24.0
+print(torch.full([2, 3], 0.5))
+#> tensor([[0.5000, 0.5000, 0.5000],
+#>         [0.5000, 0.5000, 0.5000]])
+print(torch.full([2], 7).dtype)  # the dtype follows the fill value
+#> torch.int64
+print(torch.eye(3))
+#> tensor([[1., 0., 0.],
+#>         [0., 1., 0.],
+#>         [0., 0., 1.]])
+print(torch.eye(2, 3))  # rectangular: ones on the main diagonal
+#> tensor([[1., 0., 0.],
+#>         [0., 1., 0.]])
+# --8<-- [end:filled]
+
+# --8<-- [start:arange]
+r = torch.arange(0, 10, 2)  # like range(): the end (10) is excluded
+print(r, r.dtype)
+#> tensor([0, 2, 4, 6, 8]) torch.int64
+print(torch.arange(0.0, 10, 2).dtype, torch.arange(5))  # any float argument gives float32
+#> torch.float32 tensor([0, 1, 2, 3, 4])
+# --8<-- [end:arange]
+
+# --8<-- [start:linspace]
+s = torch.linspace(0, 10, 4)  # 4 points, BOTH ends included, step (10-0)/(4-1)
+print(s)
+#> tensor([ 0.0000,  3.3333,  6.6667, 10.0000])
+print(s.dtype, torch.linspace(0, 1, 5))
+#> torch.float32 tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+try:
+    torch.linspace(0, 10)  # steps has no default any more
+except TypeError as err:
+    print(str(err).splitlines()[0])
+    #> linspace() received an invalid combination of arguments - got (int, int), but expected one of:
+# --8<-- [end:linspace]
+
+# --8<-- [start:rand]
+g = torch.Generator().manual_seed(0)
+print(torch.rand(2, 3, generator=g))
+#> tensor([[0.4963, 0.7682, 0.0885],
+#>         [0.1320, 0.3074, 0.6341]])
+big = torch.rand(1_000_000, generator=g)
+assert big.min() >= 0 and big.max() < 1  # the interval is [0, 1): 1.0 is never produced
+print(big.dtype)
+#> torch.float32
+# --8<-- [end:rand]
+
+# --8<-- [start:randn]
+g = torch.Generator().manual_seed(0)
+print(torch.randn(2, 3, generator=g))
+#> tensor([[ 1.5410, -0.2934, -2.1788],
+#>         [ 0.5684, -1.0845, -1.3986]])
+z = torch.randn(1_000_000, generator=g)
+print(f"mean {z.mean():.3f}, var {z.var():.3f}")  # 0 mean, variance (and std) 1
+#> mean -0.002, var 1.000
+# --8<-- [end:randn]
+
+# --8<-- [start:randint]
+g = torch.Generator().manual_seed(0)
+x = torch.randint(-10, 10, [2, 3, 4], generator=g)
+print(x.shape, x.dtype)
+#> torch.Size([2, 3, 4]) torch.int64
+many = torch.randint(-10, 10, (100_000,), generator=g)
+counts = torch.bincount(many + 10)  # how often each of -10, -9, ... was drawn
+print(many.min().item(), many.max().item(), (counts > 0).sum().item())  # low in, high out
+#> -10 9 20
+# --8<-- [end:randint]
+
+# --8<-- [start:randperm]
+g = torch.Generator().manual_seed(0)
+p = torch.randperm(10, generator=g)  # 0..9 in random order, int64: ready to use as indices
+print(p, p.dtype)
+#> tensor([4, 1, 7, 5, 3, 9, 0, 8, 6, 2]) torch.int64
+assert torch.equal(p.sort().values, torch.arange(10))
+# --8<-- [end:randperm]
+
+# --8<-- [start:on-device]
+shape = (2, 3)
+device = torch.device("cpu")  # or "cuda": the same call creates the numbers there
+g = torch.Generator(device=device).manual_seed(0)
+x = torch.rand(shape, device=device, generator=g)  # the modern form: no copy, no legacy type
+print(x.device, x.dtype, x.shape)
+#> cpu torch.float32 torch.Size([2, 3])
+
+out = torch.empty(shape)  # `out=` still works: fills an existing tensor in place
+y = torch.rand(shape, out=out)
+print(y is out)
+#> True
+# --8<-- [end:on-device]
+
+# --8<-- [start:legacy-cuda]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
+        outcome = f"a {x.device} tensor of UNINITIALISED values"  # not random numbers
+    except (RuntimeError, AssertionError) as err:
+        outcome = f"{type(err).__name__}: {err}"
+# The legacy call also warns (once per process) before anything else happens:
+assert all("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught)
+if not torch.cuda.is_available():
+    # No GPU: this build says "Found no NVIDIA driver on your system. ...";
+    # a CPU-only build raises AssertionError("Torch not compiled with CUDA enabled").
+    assert "NVIDIA driver" in outcome or "not compiled with CUDA" in outcome, outcome
+else:
+    assert outcome.startswith("a cuda:0 tensor"), outcome
+# --8<-- [end:legacy-cuda]
+
+# --8<-- [start:convert]
+f = torch.tensor([0.9, 1.5, 2.7, 255.0])
+print(f.byte())  # float -> uint8 truncates toward zero
+#> tensor([  0,   1,   2, 255], dtype=torch.uint8)
+n = torch.tensor([-1.7, -0.5, 2.9])
+print(n.long(), n.to(torch.int32))  # the same truncation, negative side included
+#> tensor([-1,  0,  2]) tensor([-1,  0,  2], dtype=torch.int32)
+print(n.to(torch.float16).dtype, n.double().dtype, n.half().dtype, n.bool())
+#> torch.float16 torch.float64 torch.float16 tensor([True, True, True])
+print(n.type(torch.IntTensor).dtype, n.type())  # .type(T) converts; .type() only names
+#> torch.int32 torch.FloatTensor
+print(n.to(torch.float32) is n)  # .to() returns the tensor itself when nothing changes
+#> True
+# --8<-- [end:convert]

@@ -1,0 +1,59 @@
+"""Tensors on a CUDA device: random numbers created there, legacy cuda types, NumPy.
+
+Page: docs/tensors/cuda.md
+Checked only where a GPU is present; every claim is an assert, so the file has no
+`#>` lines that could go stale between GPU models.
+"""
+# requires: cuda
+
+import warnings
+
+import numpy as np
+import torch
+
+# --8<-- [start:rand-on-device]
+device = torch.device("cuda")
+g = torch.Generator(device=device).manual_seed(0)  # a generator that lives on the GPU
+x = torch.rand(2, 3, device=device, generator=g)  # created on the GPU: no host copy
+assert x.device.type == "cuda" and x.dtype == torch.float32
+assert bool(((x >= 0) & (x < 1)).all())
+
+g.manual_seed(0)
+assert torch.equal(x, torch.rand(2, 3, device=device, generator=g))  # reproducible
+
+cpu_g = torch.Generator().manual_seed(0)
+cpu_x = torch.rand(2, 3, generator=cpu_g)
+assert not torch.equal(x.cpu(), cpu_x)  # same seed, different generator: different numbers
+
+torch.manual_seed(0)  # seeds the CPU generator AND every CUDA device's default generator
+a = torch.rand(3, device=device)
+torch.manual_seed(0)
+assert torch.equal(a, torch.rand(3, device=device))
+# --8<-- [end:rand-on-device]
+
+# --8<-- [start:legacy-type]
+with warnings.catch_warnings(record=True):  # warns once per process: not recommended
+    warnings.simplefilter("always")
+    legacy = torch.cuda.FloatTensor(2, 3)  # uninitialised memory, not random numbers
+assert legacy.is_cuda and legacy.dtype == torch.float32 and legacy.shape == (2, 3)
+y = torch.rand((2, 3), out=legacy)  # the notes' second line fills it in place ...
+assert y is legacy and bool(((y >= 0) & (y < 1)).all())
+z = torch.rand((2, 3), device="cuda")  # ... one call does both
+assert z.is_cuda and z.dtype == legacy.dtype
+assert legacy.type() == "torch.cuda.FloatTensor" and z.type() == "torch.cuda.FloatTensor"
+# --8<-- [end:legacy-type]
+
+# --8<-- [start:numpy]
+t = torch.ones(2, 3, device="cuda")
+try:
+    t.numpy()
+    raise AssertionError("numpy() on a CUDA tensor should fail")
+except TypeError as err:
+    assert "Use Tensor.cpu() to copy the tensor to host memory first" in str(err), err
+host = t.cpu().numpy()  # .cpu() copies to host memory; numpy() then shares with that copy
+host[0, 0] = 5
+assert t[0, 0].item() == 1.0  # the GPU tensor is untouched
+assert isinstance(t.numpy(force=True), np.ndarray)  # force=True does the .cpu() for you
+back = torch.from_numpy(host).to("cuda")  # and back: from_numpy is CPU, .to copies
+assert back.is_cuda and back[0, 0].item() == 5.0
+# --8<-- [end:numpy]

@@ -1,0 +1,104 @@
+"""Multiplication: scalar, element-wise with broadcasting, mm, matmul/@, bmm, einsum, dot, outer.
+
+Page: docs/tensors/multiplication.md
+"""
+
+import torch
+
+# --8<-- [start:scalar-elementwise]
+a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])  # 2x3
+print(a * 2, torch.mul(a, 2).equal(a * 2))
+#> tensor([[ 2.,  4.,  6.],
+#>         [ 8., 10., 12.]]) True
+print(a * a)  # element-wise (Hadamard), same as torch.mul(a, a)
+#> tensor([[ 1.,  4.,  9.],
+#>         [16., 25., 36.]])
+# --8<-- [end:scalar-elementwise]
+
+# --8<-- [start:broadcast]
+row = torch.tensor([[10.0, 20.0, 30.0]])  # 1x3: scales each column
+col = torch.tensor([[1.0], [-1.0]])  # 2x1: scales each row
+print(a.mul(row))
+#> tensor([[ 10.,  40.,  90.],
+#>         [ 40., 100., 180.]])
+print(a.mul(col))
+#> tensor([[ 1.,  2.,  3.],
+#>         [-4., -5., -6.]])
+print((col * row).shape)  # 2x1 times 1x3 broadcasts to 2x3
+#> torch.Size([2, 3])
+try:
+    a * torch.ones(2)  # trailing dims 3 and 2 do not match
+except RuntimeError as err:
+    print(err)
+    #> The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
+# --8<-- [end:broadcast]
+
+# --8<-- [start:mm]
+b = torch.ones(3, 4)
+print(torch.mm(a, b).shape)  # (2x3) @ (3x4): 2-D only, no broadcasting
+#> torch.Size([2, 4])
+for x, y in [(a, torch.ones(2, 4)), (torch.ones(5, 2, 3), b), (torch.ones(3), torch.ones(3))]:
+    try:
+        torch.mm(x, y)
+    except RuntimeError as err:
+        print(tuple(x.shape), tuple(y.shape), "->", err)
+        #> (2, 3) (2, 4) -> mat1 and mat2 shapes cannot be multiplied (2x3 and 2x4)
+        #> (5, 2, 3) (3, 4) -> self must be a matrix
+        #> (3,) (3,) -> self must be a matrix
+# --8<-- [end:mm]
+
+# --8<-- [start:matmul]
+v3 = torch.tensor([1.0, 2.0, 3.0])
+print((a @ b).equal(torch.mm(a, b)), torch.matmul(a, b).shape)
+#> True torch.Size([2, 4])
+print((a @ v3), (v3 @ v3))  # 2-D @ 1-D: matrix-vector; 1-D @ 1-D: a 0-dim dot product
+#> tensor([14., 32.]) tensor(14.)
+batch = torch.ones(5, 2, 3)
+print((batch @ b).shape)  # batch of matrices @ one matrix: b is broadcast
+#> torch.Size([5, 2, 4])
+print((torch.ones(5, 1, 2, 3) @ torch.ones(7, 3, 4)).shape)  # batch dims broadcast too
+#> torch.Size([5, 7, 2, 4])
+# --8<-- [end:matmul]
+
+# --8<-- [start:bmm]
+x = torch.ones(5, 2, 3)
+y = torch.ones(5, 3, 4)
+print(torch.bmm(x, y).shape)  # exactly 3-D, same batch size, no broadcasting
+#> torch.Size([5, 2, 4])
+try:
+    torch.bmm(x, b)
+except RuntimeError as err:
+    print(err)
+    #> batch2 must be a 3D tensor
+# --8<-- [end:bmm]
+
+# --8<-- [start:einsum]
+g = torch.Generator().manual_seed(0)
+x = torch.randn(5, 2, 3, generator=g)
+y = torch.randn(5, 3, 4, generator=g)
+assert torch.allclose(torch.einsum("bij,bjk->bik", x, y), torch.bmm(x, y))
+m = torch.randn(2, 3, generator=g)
+assert torch.allclose(torch.einsum("ij,jk->ik", m, y[0]), m @ y[0])
+assert torch.allclose(torch.einsum("ij,ij->ij", m, m), m * m)
+assert torch.allclose(torch.einsum("i,i->", v3, v3), torch.dot(v3, v3))
+assert torch.allclose(torch.einsum("i,j->ij", v3, v3), torch.outer(v3, v3))
+print(torch.einsum("bij,bjk->bik", x, y).shape)
+#> torch.Size([5, 2, 4])
+# --8<-- [end:einsum]
+
+# --8<-- [start:dot-outer]
+print(torch.dot(v3, v3), torch.outer(v3, torch.tensor([1.0, 10.0])))
+#> tensor(14.) tensor([[ 1., 10.],
+#>         [ 2., 20.],
+#>         [ 3., 30.]])
+try:
+    torch.dot(a, a)  # dot is 1-D only (no matrices, no batches)
+except RuntimeError as err:
+    print(err)
+    #> 1D tensors expected, but got 2D and 2D tensors
+try:
+    torch.dot(v3, v3.long())  # and never mixes dtypes
+except RuntimeError as err:
+    print(err)
+    #> dot : expected both vectors to have same dtype, but found Float and Long
+# --8<-- [end:dot-outer]

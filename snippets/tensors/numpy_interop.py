@@ -1,0 +1,69 @@
+"""Tensor <-> NumPy: which conversions share memory.
+
+Page: docs/tensors/numpy_interop.md
+"""
+
+import numpy as np
+import torch
+
+# --8<-- [start:numpy]
+x = torch.zeros(2, 3)  # the notes use torch.Tensor(2, 3): same dtype, undefined values
+y = x.numpy()  # no copy: y is a view of x's memory
+print(type(y).__name__, y.dtype)
+#> ndarray float32
+y[0, 0] = 7  # mutate the NumPy side ...
+print(x[0, 0].item())  # ... and the tensor sees it
+#> 7.0
+x[1, 1] = -1  # and the other way round
+print(y[1, 1])
+#> -1.0
+# --8<-- [end:numpy]
+
+# --8<-- [start:from-numpy]
+arr = np.arange(4.0)  # NumPy's default float is float64 ...
+t = torch.from_numpy(arr)  # ... and from_numpy keeps it: a DoubleTensor, not FloatTensor
+print(t.dtype)
+#> torch.float64
+arr[0] = 100  # shares memory
+print(t)
+#> tensor([100.,   1.,   2.,   3.], dtype=torch.float64)
+# --8<-- [end:from-numpy]
+
+# --8<-- [start:copying-conversions]
+arr = np.arange(4.0)
+copied = torch.tensor(arr)  # always copies
+shared = torch.as_tensor(arr)  # shares when dtype and device allow
+converted = torch.as_tensor(arr, dtype=torch.float32)  # a dtype change forces a copy
+arr[0] = -1
+print(copied[0].item(), shared[0].item(), converted[0].item())
+#> 0.0 -1.0 0.0
+print(torch.from_numpy(arr).float().dtype)  # the usual way to get float32 for a model
+#> torch.float32
+# --8<-- [end:copying-conversions]
+
+# --8<-- [start:requires-grad]
+w = torch.ones(2, requires_grad=True)
+try:
+    w.numpy()
+except RuntimeError as err:
+    print(err)
+    #> Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+print(w.detach().numpy())  # shares memory with w, outside the graph
+#> [1. 1.]
+print(w.numpy(force=True))  # force=True: detach (and copy to CPU) for you
+#> [1. 1.]
+# --8<-- [end:requires-grad]
+
+# --8<-- [start:negative-strides]
+rev = np.arange(3)[::-1]  # a NumPy view with a negative stride
+for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
+    try:
+        convert(rev)
+    except ValueError as err:
+        print(f"{convert.__name__}: {str(err).split('.')[0]}")
+        #> from_numpy: At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported
+        #> tensor: At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported
+        #> as_tensor: At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported
+print(torch.from_numpy(rev.copy()))  # a positive-stride copy works
+#> tensor([2, 1, 0])
+# --8<-- [end:negative-strides]

@@ -1,0 +1,109 @@
+"""Reductions and statistics: sum, prod, mean, var, norm, min/max, argmax, eq/equal, all/any.
+
+Page: docs/tensors/reductions.md
+"""
+
+import torch
+
+# --8<-- [start:sum-prod]
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+print(type(x.sum).__name__)  # x.sum without () is the method itself, not a number
+#> builtin_function_or_method
+print(x.sum(), x.sum(dim=0), x.sum(dim=1, keepdim=True).shape)
+#> tensor(21.) tensor([5., 7., 9.]) torch.Size([2, 1])
+print(x.prod())  # the PRODUCT of all elements: 1*2*3*4*5*6
+#> tensor(720.)
+v = torch.tensor([1.0, 2.0, 3.0])
+print(v.prod(), torch.dot(v, v))  # a dot product is something else: 1*1 + 2*2 + 3*3
+#> tensor(6.) tensor(14.)
+small = torch.tensor([100, 200, 250], dtype=torch.uint8)
+print(small.sum(), small.prod().dtype)  # small ints are accumulated as int64: no wrap at 255
+#> tensor(550) torch.int64
+# --8<-- [end:sum-prod]
+
+# --8<-- [start:mean-var]
+print(x.mean(), x.mean(dim=0))
+#> tensor(3.5000) tensor([2.5000, 3.5000, 4.5000])
+print(x.var(), x.var(correction=0))  # default: unbiased (divides by n-1); correction=0: by n
+#> tensor(3.5000) tensor(2.9167)
+assert torch.allclose(x.std() ** 2, x.var())  # std is the square root of the same var
+try:
+    torch.arange(5).mean()
+except RuntimeError as err:
+    print(err)
+    #> mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long
+# --8<-- [end:mean-var]
+
+# --8<-- [start:norm]
+v = torch.tensor([3.0, -4.0])
+print(v.norm(), v.norm(p=1), v.norm(p=float("inf")))  # p=2 by default
+#> tensor(5.) tensor(7.) tensor(4.)
+print(torch.linalg.vector_norm(v, ord=1))  # the current API for the same thing
+#> tensor(7.)
+print(x.norm(dim=1))  # per row
+#> tensor([3.7417, 8.7750])
+# --8<-- [end:norm]
+
+# --8<-- [start:min-max]
+x = torch.tensor([[1.0, 9.0, 3.0], [7.0, 2.0, 8.0]])
+print(x.min(), x.max())
+#> tensor(1.) tensor(9.)
+print(x.argmax(), x.argmin())  # index into the FLATTENED tensor
+#> tensor(1) tensor(0)
+print(divmod(x.argmax().item(), x.shape[1]))  # back to (row, col) for a 2-D tensor
+#> (0, 1)
+# --8<-- [end:min-max]
+
+# --8<-- [start:max-dim]
+out = x.max(dim=1)  # with dim: a (values, indices) named tuple, not one tensor
+print(out)
+#> torch.return_types.max(
+#> values=tensor([9., 8.]),
+#> indices=tensor([1, 2]))
+values, indices = out
+print(values.shape, indices.dtype)
+#> torch.Size([2]) torch.int64
+print(x.argmax(dim=1))  # only the indices
+#> tensor([1, 2])
+assert torch.equal(x.amax(dim=1), values)  # only the values
+# --8<-- [end:max-dim]
+
+# --8<-- [start:notes-shape]
+g = torch.Generator().manual_seed(0)
+x = torch.randn(128, 1000, generator=g)  # the notes' shape, with defined values
+print(x.max(dim=1).values.shape, x.argmax(dim=1).shape)
+#> torch.Size([128]) torch.Size([128])
+try:
+    x.argmax(dim=1, keedim=True)
+except TypeError as err:
+    print(err)
+    #> argmax() got an unexpected keyword argument 'keedim'
+print(x.argmax(dim=1, keepdim=True).shape)
+#> torch.Size([128, 1])
+# --8<-- [end:notes-shape]
+
+# --8<-- [start:eq-equal]
+a = torch.tensor([1, 2, 3])
+b = torch.tensor([1, 0, 3])
+print(torch.eq(a, b), a == b)  # element-wise, bool tensor
+#> tensor([ True, False,  True]) tensor([ True, False,  True])
+print(torch.equal(a, b), torch.equal(a, a.clone()))  # one Python bool: same shape and values
+#> False True
+print(torch.equal(a, a.float()), torch.eq(a, a.float()).all().item())
+#> True True
+print(torch.eq(a, 1))  # eq broadcasts; equal does not: shapes must match
+#> tensor([ True, False, False])
+# --8<-- [end:eq-equal]
+
+# --8<-- [start:all-any]
+f = torch.tensor([1.0, 0.5, -2.0])
+print(torch.all(f), torch.all(f).shape)  # any dtype: "all non-zero"; a 0-dim bool tensor
+#> tensor(True) torch.Size([])
+print(torch.any(torch.tensor([0, 0, 3])), bool(torch.all(f)))
+#> tensor(True) True
+print(torch.all(torch.tensor([1, 2], dtype=torch.uint8)))  # uint8 in, uint8 out
+#> tensor(1, dtype=torch.uint8)
+m = torch.tensor([[True, False], [True, True]])
+print(m.all(dim=1), m.any(dim=0))
+#> tensor([False,  True]) tensor([True, True])
+# --8<-- [end:all-any]

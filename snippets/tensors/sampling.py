@@ -1,0 +1,107 @@
+"""Sampling and selection: multinomial, masked_select, boolean and fancy indexing, randperm.
+
+Page: docs/tensors/sampling.md
+"""
+
+import torch
+
+# --8<-- [start:multinomial]
+w = torch.tensor([1.0, 2.0, 3.0, 4.0])  # weights, need not sum to 1
+g = torch.Generator().manual_seed(0)
+s = w.multinomial(num_samples=2, replacement=False, generator=g)
+print(s, s.dtype)  # indices into w
+#> tensor([2, 1]) torch.int64
+g = torch.Generator().manual_seed(0)
+assert torch.equal(s, (w / w.sum()).multinomial(2, replacement=False, generator=g))
+# --8<-- [end:multinomial]
+
+# --8<-- [start:frequencies]
+g = torch.Generator().manual_seed(0)
+draws = w.multinomial(10_000, replacement=True, generator=g)
+print(torch.bincount(draws) / 10_000)  # close to w / w.sum()
+#> tensor([0.0962, 0.2007, 0.2982, 0.4049])
+print(w / w.sum())
+#> tensor([0.1000, 0.2000, 0.3000, 0.4000])
+# --8<-- [end:frequencies]
+
+# --8<-- [start:without-replacement]
+g = torch.Generator().manual_seed(0)
+perm = w.multinomial(4, replacement=False, generator=g)
+print(perm, perm.sort().values)  # each index at most once
+#> tensor([2, 1, 3, 0]) tensor([0, 1, 2, 3])
+try:
+    w.multinomial(num_samples=100, replacement=False)  # the notes' call on 4 weights
+except RuntimeError as err:
+    print(err)
+    #> cannot sample n_sample > prob_dist.size(-1) samples without replacement
+g = torch.Generator().manual_seed(0)
+print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # too few non-zero: no error!
+#> tensor([2, 0, 1])
+try:
+    torch.tensor([1.0, -1.0]).multinomial(1)
+except RuntimeError as err:
+    print(err)
+    #> probability tensor contains either `inf`, `nan` or element < 0
+# --8<-- [end:without-replacement]
+
+# --8<-- [start:batched]
+probs = torch.tensor([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # one distribution per row
+g = torch.Generator().manual_seed(0)
+print(probs.multinomial(3, replacement=True, generator=g))  # deterministic here: one non-zero weight per row
+#> tensor([[2, 2, 2],
+#>         [0, 0, 0]])
+# --8<-- [end:batched]
+
+# --8<-- [start:masked-select]
+g = torch.Generator().manual_seed(0)
+x = torch.rand(2, 4, generator=g)  # small stand-in for the notes' 8*256*14*14
+print(x)
+#> tensor([[0.4963, 0.7682, 0.0885, 0.1320],
+#>         [0.3074, 0.6341, 0.4901, 0.8964]])
+sel = torch.masked_select(x, x > 0.5)  # always 1-D, in row-major order
+print(sel)
+#> tensor([0.7682, 0.6341, 0.8964])
+assert torch.equal(sel, x[x > 0.5])  # boolean indexing gives the same
+print(torch.masked_select(x, torch.tensor([True, False, False, False])))  # mask broadcasts
+#> tensor([0.4963, 0.3074])
+# --8<-- [end:masked-select]
+
+# --8<-- [start:masked-fill]
+y = x.clone()
+y[y > 0.5] = 0  # boolean indexing on the left writes in place
+print(y)
+#> tensor([[0.4963, 0.0000, 0.0885, 0.1320],
+#>         [0.3074, 0.0000, 0.4901, 0.0000]])
+print(x.masked_fill(x > 0.5, 0).equal(y), torch.where(x > 0.5, 0.0, x).equal(y))
+#> True True
+# --8<-- [end:masked-fill]
+
+# --8<-- [start:fancy]
+m = torch.arange(12).reshape(3, 4)
+print(m[[0, 2]])  # rows 0 and 2
+#> tensor([[ 0,  1,  2,  3],
+#>         [ 8,  9, 10, 11]])
+print(m[:, [1, 3]])  # columns 1 and 3
+#> tensor([[ 1,  3],
+#>         [ 5,  7],
+#>         [ 9, 11]])
+print(m[[0, 2], [1, 3]])  # PAIRS: (0,1) and (2,3), not a 2x2 block
+#> tensor([ 1, 11])
+print(m[[0, 2]][:, [1, 3]])  # the 2x2 block
+#> tensor([[ 1,  3],
+#>         [ 9, 11]])
+print(m[torch.tensor([0, 2])].data_ptr() == m.data_ptr())  # fancy indexing copies
+#> False
+assert m[0:2].data_ptr() == m.data_ptr()  # a slice is a view
+# --8<-- [end:fancy]
+
+# --8<-- [start:shuffle]
+g = torch.Generator().manual_seed(0)
+data = torch.arange(10, 16)
+labels = data * 10
+idx = torch.randperm(len(data), generator=g)  # one permutation ...
+print(idx)
+#> tensor([2, 5, 3, 0, 1, 4])
+print(data[idx], labels[idx])  # ... applied to both keeps pairs together
+#> tensor([12, 15, 13, 10, 11, 14]) tensor([120, 150, 130, 100, 110, 140])
+# --8<-- [end:shuffle]
