@@ -57,3 +57,10 @@ clean:
 .PHONY: bench-conv1d-linear
 bench-conv1d-linear: $(STAMP)
 	$(BIN)/python benchmarks/conv1d_vs_linear.py
+
+# Data: num_workers timings behind docs/data/num-workers.md. Rewrites
+# docs/assets/generated/data/num_workers.txt; run on a quiet machine (about three
+# minutes on 2 cores) and commit it.
+.PHONY: bench-num-workers
+bench-num-workers: $(STAMP)
+	$(BIN)/python benchmarks/num_workers.py

@@ -1,0 +1,143 @@
+"""Conv2d: every constructor argument, the output-size formula, parameter counts, groups.
+
+Page: docs/models/conv.md
+"""
+
+import inspect
+import itertools
+
+import torch
+from torch import nn
+
+from ptnotes.models_conv import conv_out_size, conv_param_count, n_params
+
+torch.manual_seed(0)
+
+# --8<-- [start:signature]
+print(inspect.signature(nn.Conv2d.__init__))
+#> (self, in_channels: int, out_channels: int, kernel_size: Union[int, tuple[int, int]], stride: Union[int, tuple[int, int]] = 1, padding: Union[str, int, tuple[int, int]] = 0, dilation: Union[int, tuple[int, int]] = 1, groups: int = 1, bias: bool = True, padding_mode: Literal['zeros', 'reflect', 'replicate', 'circular'] = 'zeros', device=None, dtype=None) -> None
+try:
+    nn.Conv2d(8, 8, 3, group=2)  # the notes write `group`
+except TypeError as err:
+    print(err)
+    #> Conv2d.__init__() got an unexpected keyword argument 'group'
+# --8<-- [end:signature]
+
+# --8<-- [start:each-argument]
+x = torch.randn(1, 8, 32, 32)  # N, C, H, W
+settings = {
+    "kernel_size=3": dict(kernel_size=3),
+    "kernel_size=(3, 5)": dict(kernel_size=(3, 5)),
+    "stride=2": dict(kernel_size=3, stride=2),
+    "stride=(1, 2)": dict(kernel_size=3, stride=(1, 2)),
+    "padding=1": dict(kernel_size=3, padding=1),
+    "padding=(0, 1)": dict(kernel_size=3, padding=(0, 1)),
+    "padding='same'": dict(kernel_size=3, padding="same"),
+    "dilation=2": dict(kernel_size=3, dilation=2),
+    "dilation=(1, 2)": dict(kernel_size=3, dilation=(1, 2)),
+    "groups=4": dict(kernel_size=3, groups=4),
+    "bias=False": dict(kernel_size=3, bias=False),
+    "padding_mode='reflect'": dict(kernel_size=3, padding=1, padding_mode="reflect"),
+}
+for name, kwargs in settings.items():
+    conv = nn.Conv2d(8, 16, **kwargs)
+    print(f"{name:24} weight {tuple(conv.weight.shape)!s:15} params {n_params(conv):5}  out {tuple(conv(x).shape)}")
+    #> kernel_size=3            weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 30)
+    #> kernel_size=(3, 5)       weight (16, 8, 3, 5)   params  1936  out (1, 16, 30, 28)
+    #> stride=2                 weight (16, 8, 3, 3)   params  1168  out (1, 16, 15, 15)
+    #> stride=(1, 2)            weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 15)
+    #> padding=1                weight (16, 8, 3, 3)   params  1168  out (1, 16, 32, 32)
+    #> padding=(0, 1)           weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 32)
+    #> padding='same'           weight (16, 8, 3, 3)   params  1168  out (1, 16, 32, 32)
+    #> dilation=2               weight (16, 8, 3, 3)   params  1168  out (1, 16, 28, 28)
+    #> dilation=(1, 2)          weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 28)
+    #> groups=4                 weight (16, 2, 3, 3)   params   304  out (1, 16, 30, 30)
+    #> bias=False               weight (16, 8, 3, 3)   params  1152  out (1, 16, 30, 30)
+    #> padding_mode='reflect'   weight (16, 8, 3, 3)   params  1168  out (1, 16, 32, 32)
+    assert n_params(conv) == conv_param_count(8, 16, conv.kernel_size, conv.groups, conv.bias is not None)
+# --8<-- [end:each-argument]
+
+# --8<-- [start:formula]
+print(inspect.getsource(conv_out_size).rstrip())
+#> def conv_out_size(
+#>     size: int, kernel: int, stride: int = 1, padding: int = 0, dilation: int = 1
+#> ) -> int:
+#>     """Output length of one spatial dimension: floor((size + 2p - d(k-1) - 1) / s) + 1."""
+#>     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+# --8<-- [end:formula]
+
+# --8<-- [start:grid]
+checked = 0
+for size, k, s, p, d in itertools.product([6, 11], [1, 2, 3, 5], [1, 2, 3], [0, 1, 2], [1, 2]):
+    expected = conv_out_size(size, k, s, p, d)
+    if expected < 1:  # the kernel does not fit: the layer raises instead
+        continue
+    conv = nn.Conv2d(1, 1, (k, 1), stride=(s, 1), padding=(p, 0), dilation=(d, 1), bias=False)
+    out = conv(torch.zeros(1, 1, size, 1))
+    assert out.shape[2] == expected, (size, k, s, p, d)
+    checked += 1
+print(f"formula == real layer for {checked} settings")
+#> formula == real layer for 138 settings
+# --8<-- [end:grid]
+
+# --8<-- [start:too-small]
+try:
+    nn.Conv2d(1, 1, 5, dilation=2)(torch.zeros(1, 1, 8, 8))
+except RuntimeError as err:
+    print(err)
+    #> Calculated padded input size per channel: (8 x 8). Kernel size: (9 x 9). Kernel size can't be greater than actual input size
+# --8<-- [end:too-small]
+
+# --8<-- [start:padding-mode]
+ramp = torch.arange(1.0, 5.0).reshape(1, 1, 1, 4)  # one row: 1 2 3 4
+for mode in ["zeros", "reflect", "replicate", "circular"]:
+    probe = nn.Conv2d(1, 1, (1, 3), padding=(0, 2), padding_mode=mode, bias=False)
+    with torch.no_grad():
+        probe.weight.copy_(torch.tensor([0.0, 1.0, 0.0]).reshape(1, 1, 1, 3))  # picks the centre
+    print(f"{mode:9}", probe(ramp).flatten().tolist())
+    #> zeros     [0.0, 1.0, 2.0, 3.0, 4.0, 0.0]
+    #> reflect   [2.0, 1.0, 2.0, 3.0, 4.0, 3.0]
+    #> replicate [1.0, 1.0, 2.0, 3.0, 4.0, 4.0]
+    #> circular  [4.0, 1.0, 2.0, 3.0, 4.0, 1.0]
+# --8<-- [end:padding-mode]
+
+# --8<-- [start:groups]
+x = torch.randn(2, 8, 10, 10)
+grouped = nn.Conv2d(8, 6, 3, groups=2)
+print(grouped.weight.shape)  # each filter sees in_channels / groups = 4 channels
+#> torch.Size([6, 4, 3, 3])
+
+# groups=2 is two independent convolutions whose outputs are concatenated, not summed
+half_a = nn.Conv2d(4, 3, 3)
+half_b = nn.Conv2d(4, 3, 3)
+with torch.no_grad():
+    half_a.weight.copy_(grouped.weight[:3])
+    half_a.bias.copy_(grouped.bias[:3])
+    half_b.weight.copy_(grouped.weight[3:])
+    half_b.bias.copy_(grouped.bias[3:])
+by_hand = torch.cat([half_a(x[:, :4]), half_b(x[:, 4:])], dim=1)
+assert torch.allclose(grouped(x), by_hand, atol=1e-6)
+
+try:
+    nn.Conv2d(8, 6, 3, groups=3)
+except ValueError as err:
+    print(err)
+    #> in_channels must be divisible by groups
+# --8<-- [end:groups]
+
+# --8<-- [start:depthwise]
+depthwise = nn.Conv2d(8, 8, 3, padding=1, groups=8, bias=False)  # one 3x3 filter per channel
+pointwise = nn.Conv2d(8, 16, 1, bias=False)  # mixes channels
+standard = nn.Conv2d(8, 16, 3, padding=1, bias=False)
+print(n_params(depthwise), n_params(pointwise), n_params(standard))
+#> 72 128 1152
+print(nn.Sequential(depthwise, pointwise)(x).shape == standard(x).shape)
+#> True
+
+# channel c of a depthwise output depends on input channel c only
+x2 = x.clone()
+x2[:, 3] += 1.0
+changed = (depthwise(x2) - depthwise(x)).abs().sum(dim=(0, 2, 3)) > 0
+print(changed.nonzero().flatten().tolist())
+#> [3]
+# --8<-- [end:depthwise]

@@ -1,0 +1,83 @@
+"""Counting FLOPs with torch.utils.flop_counter.FlopCounterMode, checked against arithmetic.
+
+Page: docs/models/flops.md
+"""
+
+import torch
+from torch import nn
+from torch.utils.flop_counter import FlopCounterMode
+
+from ptnotes.models_conv import conv_out_size
+
+torch.manual_seed(0)
+
+
+# --8<-- [start:model]
+class SmallCNN(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(16)
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d(16, 32, 3, padding=1)
+        self.fc = nn.Linear(32, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.pool(torch.relu(self.bn1(self.conv1(x))))
+        x = torch.relu(self.conv2(x)).mean(dim=(2, 3))  # global average pool
+        return self.fc(x)
+
+
+model = SmallCNN().eval()
+x = torch.randn(1, 3, 32, 32)  # the notes' stat(model, (3, 32, 32))
+# --8<-- [end:model]
+
+# --8<-- [start:count]
+counter = FlopCounterMode(display=False)
+with counter, torch.no_grad():
+    model(x)
+print(counter.get_total_flops())
+#> 3244672
+for op, flops in counter.get_flop_counts()["Global"].items():
+    print(op, flops)
+    #> aten.convolution 3244032
+    #> aten.addmm 640
+# --8<-- [end:count]
+
+
+# --8<-- [start:analytic]
+def conv_macs(conv: nn.Conv2d, h: int, w: int) -> tuple[int, int, int]:
+    """Multiply-adds of a conv on an h x w input, and its output size."""
+    kh, kw = conv.kernel_size
+    h_out = conv_out_size(h, kh, conv.stride[0], conv.padding[0], conv.dilation[0])
+    w_out = conv_out_size(w, kw, conv.stride[1], conv.padding[1], conv.dilation[1])
+    per_output = (conv.in_channels // conv.groups) * kh * kw  # one MAC per weight tap
+    return conv.out_channels * h_out * w_out * per_output, h_out, w_out
+
+
+macs1, h, w = conv_macs(model.conv1, 32, 32)  # 16 x 32 x 32 outputs, 27 taps each
+macs2, _, _ = conv_macs(model.conv2, h // 2, w // 2)  # after the 2x2 max-pool
+macs_fc = model.fc.in_features * model.fc.out_features
+macs = macs1 + macs2 + macs_fc
+print(macs1, macs2, macs_fc, macs)
+#> 442368 1179648 320 1622336
+# --8<-- [end:analytic]
+
+# --8<-- [start:flops-vs-macs]
+assert counter.get_total_flops() == 2 * macs1 + 2 * macs2 + 2 * macs_fc
+print(f"FlopCounterMode = 2 x MACs: {counter.get_total_flops() == 2 * macs}")
+#> FlopCounterMode = 2 x MACs: True
+# --8<-- [end:flops-vs-macs]
+
+# --8<-- [start:batch-and-backward]
+with FlopCounterMode(display=False) as batch8, torch.no_grad():
+    model(torch.randn(8, 3, 32, 32))
+print(batch8.get_total_flops() == 8 * counter.get_total_flops())  # FLOPs scale with the batch
+#> True
+
+model.train()
+with FlopCounterMode(display=False) as training:
+    model(x).sum().backward()
+print(round(training.get_total_flops() / counter.get_total_flops(), 2))  # forward + backward
+#> 2.73
+# --8<-- [end:batch-and-backward]

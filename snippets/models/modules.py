@@ -1,0 +1,146 @@
+"""Finding layers: modules(), named_modules(), children(); ModuleList, ModuleDict, Sequential.
+
+Page: docs/models/modules.md
+"""
+
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+
+
+# --8<-- [start:net]
+class Block(nn.Module):
+    def __init__(self, c: int) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(c)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.bn(self.conv(x)))
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1)
+        self.blocks = nn.Sequential(Block(8), Block(8))
+        self.head = nn.Linear(8, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.blocks(self.stem(x))
+        return self.head(x.mean(dim=(2, 3)))
+
+
+model = Net()
+# --8<-- [end:net]
+
+# --8<-- [start:children]
+print([name for name, _ in model.named_children()])  # direct sub-modules only
+#> ['stem', 'blocks', 'head']
+print(len(list(model.children())))
+#> 3
+# --8<-- [end:children]
+
+# --8<-- [start:named-modules]
+for name, m in model.named_modules():  # depth-first, parent before its children, model itself first
+    print(f"{name or '(root)':16} {type(m).__name__}")
+    #> (root)           Net
+    #> stem             Conv2d
+    #> blocks           Sequential
+    #> blocks.0         Block
+    #> blocks.0.conv    Conv2d
+    #> blocks.0.bn      BatchNorm2d
+    #> blocks.1         Block
+    #> blocks.1.conv    Conv2d
+    #> blocks.1.bn      BatchNorm2d
+    #> head             Linear
+# --8<-- [end:named-modules]
+
+# --8<-- [start:find-bn]
+layer_bn = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+print(len(layer_bn))
+#> 2
+for m in layer_bn:  # typical use: freeze BN statistics for fine-tuning
+    m.eval()
+    m.weight.requires_grad_(False)
+    m.bias.requires_grad_(False)
+print(sum(p.numel() for p in model.parameters() if p.requires_grad))
+#> 1466
+# --8<-- [end:find-bn]
+
+# --8<-- [start:shared]
+shared = nn.Linear(4, 4)
+twice = nn.Sequential(shared, nn.ReLU(), shared)  # the same module used twice
+print(len(list(twice.modules())), len(list(twice.parameters())))  # de-duplicated
+#> 3 2
+# --8<-- [end:shared]
+
+
+# --8<-- [start:list-vs-modulelist]
+class WithList(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.convs = [nn.Conv2d(4, 4, 3) for _ in range(3)]  # a plain Python list
+
+
+class WithModuleList(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.convs = nn.ModuleList([nn.Conv2d(4, 4, 3) for _ in range(3)])
+
+
+plain, registered = WithList(), WithModuleList()
+for m in (plain, registered):
+    print(
+        f"{type(m).__name__:15}",
+        f"modules {len(list(m.modules()))}",
+        f"parameters {len(list(m.parameters()))}",
+        f"state_dict keys {len(m.state_dict())}",
+    )
+    #> WithList        modules 1 parameters 0 state_dict keys 0
+    #> WithModuleList  modules 5 parameters 6 state_dict keys 6
+# --8<-- [end:list-vs-modulelist]
+
+# --8<-- [start:list-losses]
+try:
+    torch.optim.SGD(plain.parameters(), lr=0.1)
+except ValueError as err:
+    print(err)
+    #> optimizer got an empty parameter list
+plain.to(torch.float64)  # .to()/.cuda()/.half() only reach registered modules
+registered.to(torch.float64)
+print(plain.convs[0].weight.dtype, registered.convs[0].weight.dtype)
+#> torch.float32 torch.float64
+plain.eval()  # and so do train()/eval()
+print(plain.convs[0].training)
+#> True
+# --8<-- [end:list-losses]
+
+# --8<-- [start:moduledict]
+heads = nn.ModuleDict({"cls": nn.Linear(8, 10), "box": nn.Linear(8, 4)})
+print(list(heads.state_dict()))
+#> ['cls.weight', 'cls.bias', 'box.weight', 'box.bias']
+features = torch.randn(2, 8)
+print({name: tuple(head(features).shape) for name, head in heads.items()})
+#> {'cls': (2, 10), 'box': (2, 4)}
+# --8<-- [end:moduledict]
+
+# --8<-- [start:sequential]
+seq = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+print(seq)
+#> Sequential(
+#>   (0): Linear(in_features=8, out_features=16, bias=True)
+#>   (1): ReLU()
+#>   (2): Linear(in_features=16, out_features=2, bias=True)
+#> )
+print(seq(features).shape, seq[0], len(seq[1:]))  # callable, indexable, sliceable
+#> torch.Size([2, 2]) Linear(in_features=8, out_features=16, bias=True) 2
+
+layers = nn.ModuleList([nn.Linear(8, 8), nn.ReLU()])
+try:
+    layers(features)  # a ModuleList only holds modules: it has no forward
+except NotImplementedError as err:
+    print(type(err).__name__, err)
+    #> NotImplementedError Module [ModuleList] is missing the required "forward" function
+# --8<-- [end:sequential]

@@ -1,0 +1,126 @@
+"""SGD (momentum, dampening, nesterov, weight_decay) and Adam vs AdamW, checked step by step.
+
+Page: docs/models/optimizers.md
+"""
+
+import torch
+
+torch.manual_seed(0)
+A = torch.rand(5, dtype=torch.float64) + 0.5  # a fixed quadratic loss: 0.5 * sum(A p^2) + B . p
+B = torch.randn(5, dtype=torch.float64)
+
+
+def grad_at(p: torch.Tensor) -> torch.Tensor:
+    return A * p + B  # its gradient
+
+
+def run_torch(opt_class, steps: int = 6, **hyper) -> torch.Tensor:
+    """Positions after each step of a real torch.optim optimizer on the quadratic."""
+    p = torch.ones(5, dtype=torch.float64, requires_grad=True)
+    opt = opt_class([p], **hyper)
+    trajectory = []
+    for _ in range(steps):
+        opt.zero_grad()
+        (0.5 * (A * p * p).sum() + (B * p).sum()).backward()
+        opt.step()
+        trajectory.append(p.detach().clone())
+    return torch.stack(trajectory)
+
+
+# --8<-- [start:sgd-by-hand]
+def sgd_by_hand(steps=6, *, lr=0.1, momentum=0.0, dampening=0.0, nesterov=False, weight_decay=0.0):
+    p = torch.ones(5, dtype=torch.float64)
+    buf = None
+    trajectory = []
+    for _ in range(steps):
+        g = grad_at(p) + weight_decay * p  # weight decay = L2 term added to the gradient
+        if momentum:
+            # first step: the buffer is the raw gradient (NOT damped)
+            buf = g.clone() if buf is None else momentum * buf + (1 - dampening) * g
+            g = g + momentum * buf if nesterov else buf
+        p = p - lr * g  # lr multiplies the whole step, outside the buffer
+        trajectory.append(p)
+    return torch.stack(trajectory)
+
+
+configs = [
+    dict(lr=0.1),
+    dict(lr=0.1, momentum=0.9),
+    dict(lr=0.1, momentum=0.9, dampening=0.5),
+    dict(lr=0.1, momentum=0.9, nesterov=True),
+    dict(lr=0.1, momentum=0.9, dampening=0.3, weight_decay=0.01),
+    dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
+]
+for hyper in configs:
+    assert torch.allclose(run_torch(torch.optim.SGD, **hyper), sgd_by_hand(**hyper), atol=1e-12)
+print(f"torch.optim.SGD == sgd_by_hand for all {len(configs)} settings, 6 steps each")
+#> torch.optim.SGD == sgd_by_hand for all 6 settings, 6 steps each
+# --8<-- [end:sgd-by-hand]
+
+
+# --8<-- [start:notes-formula]
+def sgd_notes(steps=6, *, lr=0.1, momentum=0.9, dampening=0.0):
+    """The notes: P = P + momentum * v_{t-1} - (1 - dampening) * lr * grad, v = the last step."""
+    p = torch.ones(5, dtype=torch.float64)
+    v = torch.zeros(5, dtype=torch.float64)
+    trajectory = []
+    for _ in range(steps):
+        v = momentum * v - (1 - dampening) * lr * grad_at(p)
+        p = p + v
+        trajectory.append(p)
+    return torch.stack(trajectory)
+
+
+same = torch.allclose(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9), atol=1e-12)
+print("dampening=0:  ", same)
+#> dampening=0:   True
+diff = sgd_notes(dampening=0.5) - run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)
+print("dampening=0.5:", diff.abs().amax(dim=1).gt(1e-12).tolist())  # differs from step 1 on
+#> dampening=0.5: [True, True, True, True, True, True]
+# --8<-- [end:notes-formula]
+
+# --8<-- [start:dampening-vs-lr]
+damped = run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)
+folded = run_torch(torch.optim.SGD, lr=0.1 * (1 - 0.5), momentum=0.9)  # "fold 1-d into lr"
+print(torch.allclose(damped, folded), (damped - folded).abs().max().item() > 0.01)
+#> False True
+try:
+    run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5, nesterov=True)
+except ValueError as err:
+    print(err)
+    #> Nesterov momentum requires a momentum and zero dampening
+# --8<-- [end:dampening-vs-lr]
+
+
+# --8<-- [start:adam-by-hand]
+def adam_by_hand(steps=6, *, lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, decoupled=False):
+    b1, b2 = betas
+    p = torch.ones(5, dtype=torch.float64)
+    m = torch.zeros_like(p)
+    v = torch.zeros_like(p)
+    trajectory = []
+    for t in range(1, steps + 1):
+        g = grad_at(p)
+        if decoupled:
+            p = p * (1 - lr * weight_decay)  # AdamW: shrink the weights directly
+        else:
+            g = g + weight_decay * p  # Adam: L2 term goes through the adaptive scaling
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        m_hat, v_hat = m / (1 - b1**t), v / (1 - b2**t)  # bias correction
+        p = p - lr * m_hat / (v_hat.sqrt() + eps)
+        trajectory.append(p)
+    return torch.stack(trajectory)
+
+
+adam = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1)
+adamw = run_torch(torch.optim.AdamW, lr=0.1, weight_decay=0.1)
+assert torch.allclose(adam, adam_by_hand(weight_decay=0.1), atol=1e-12)
+assert torch.allclose(adamw, adam_by_hand(weight_decay=0.1, decoupled=True), atol=1e-12)
+print(torch.allclose(adam, adamw))  # same weight_decay number, different algorithms
+#> False
+print(torch.optim.AdamW([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])
+#> 0.01
+print(torch.optim.Adam([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])
+#> 0
+# --8<-- [end:adam-by-hand]
