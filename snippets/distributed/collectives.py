@@ -1,0 +1,160 @@
+"""Collectives on two real processes (gloo, CPU): all_reduce and its ops, reduce, broadcast, all_gather.
+
+Page: docs/distributed/collectives.md
+Run: torchrun --nproc_per_node=2 snippets/distributed/collectives.py
+"""
+# launch: torchrun --nproc_per_node=2
+# timeout: 120
+
+# --8<-- [start:setup]
+import inspect
+import os
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+
+dist.init_process_group(backend="gloo", timeout=timedelta(seconds=30))
+rank, world_size = dist.get_rank(), dist.get_world_size()
+assert rank == int(os.environ["RANK"]) and world_size == 2
+# --8<-- [end:setup]
+
+# --8<-- [start:ops]
+ops = list(dist.ReduceOp.RedOpType.__members__)
+if rank == 0:
+    print(ops)
+    #> ['SUM', 'AVG', 'PRODUCT', 'MIN', 'MAX', 'BAND', 'BOR', 'BXOR', 'PREMUL_SUM']
+# --8<-- [end:ops]
+
+# --8<-- [start:op-values]
+mine = torch.tensor([12, 5]) if rank == 0 else torch.tensor([10, 3])  # 0b1100, 0b1010
+for name in ["SUM", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"]:
+    t = mine.clone()
+    dist.all_reduce(t, op=getattr(dist.ReduceOp, name))  # in place, on every rank
+    if rank == 0:
+        print(f"{name:8}{t.tolist()}")
+        #> SUM     [22, 8]
+        #> PRODUCT [120, 15]
+        #> MIN     [10, 3]
+        #> MAX     [12, 5]
+        #> BAND    [8, 1]
+        #> BOR     [14, 7]
+        #> BXOR    [6, 6]
+t = mine.float()
+dist.all_reduce(t, op=dist.ReduceOp.AVG)
+if rank == 0:
+    print(f"AVG     {t.tolist()}")
+    #> AVG     [11.0, 4.0]
+# --8<-- [end:op-values]
+
+
+# --8<-- [start:support]
+def try_all_reduce(dtype: torch.dtype, name: str) -> str:
+    t = torch.ones(2, dtype=dtype)
+    try:
+        dist.all_reduce(t, op=getattr(dist.ReduceOp, name))
+    except (RuntimeError, ValueError) as err:
+        reasons.add(f"{type(err).__name__}: {str(err).splitlines()[0]}")
+        return "-"
+    return "ok"
+
+
+reasons: set[str] = set()
+dtypes = [torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.uint8, torch.bool]
+dtypes.append(torch.complex64)
+table_ops = ops[:-1]  # PREMUL_SUM below: it needs a factor
+if rank == 0:
+    print(f"{'gloo':10}" + "".join(f"{name:>8}" for name in table_ops))
+    #> gloo           SUM     AVG PRODUCT     MIN     MAX    BAND     BOR    BXOR
+for dtype in dtypes:
+    row = [try_all_reduce(dtype, name) for name in table_ops]
+    if rank == 0:
+        print(f"{str(dtype).removeprefix('torch.'):10}" + "".join(f"{c:>8}" for c in row))
+        #> float32         ok      ok      ok      ok      ok       -       -       -
+        #> float16         ok      ok      ok      ok      ok       -       -       -
+        #> bfloat16        ok      ok      ok      ok      ok       -       -       -
+        #> int64           ok       -      ok      ok      ok      ok      ok      ok
+        #> uint8           ok       -      ok      ok      ok      ok      ok      ok
+        #> bool            ok       -      ok      ok      ok      ok      ok      ok
+        #> complex64       ok      ok       -       -       -       -       -       -
+if rank == 0:
+    for reason in sorted(reasons):
+        print(reason)
+        #> RuntimeError: Cannot use ReduceOp.BAND with non-integral dtype
+        #> RuntimeError: Cannot use ReduceOp.BOR with non-integral dtype
+        #> RuntimeError: Cannot use ReduceOp.BXOR with non-integral dtype
+        #> RuntimeError: result type Float can't be cast to the desired output type Bool
+        #> RuntimeError: result type Float can't be cast to the desired output type Byte
+        #> RuntimeError: result type Float can't be cast to the desired output type Long
+        #> ValueError: all_reduce does not support RedOpType.BAND on complex tensors
+        #> ValueError: all_reduce does not support RedOpType.BOR on complex tensors
+        #> ValueError: all_reduce does not support RedOpType.BXOR on complex tensors
+        #> ValueError: all_reduce does not support RedOpType.MAX on complex tensors
+        #> ValueError: all_reduce does not support RedOpType.MIN on complex tensors
+        #> ValueError: all_reduce does not support RedOpType.PRODUCT on complex tensors
+# --8<-- [end:support]
+
+# --8<-- [start:premul-sum]
+for op in [dist.ReduceOp.PREMUL_SUM, dist._make_nccl_premul_sum(0.5)]:  # private factory
+    try:
+        dist.all_reduce(torch.ones(2), op=op)
+    except (TypeError, RuntimeError) as err:
+        if rank == 0:
+            print(f"{type(err).__name__}: {str(err).splitlines()[0]}")
+            #> TypeError: (): incompatible function arguments. The following argument types are supported:
+            #> RuntimeError: Cannot use ReduceOp.PREMUL_SUM with Gloo
+# --8<-- [end:premul-sum]
+
+# --8<-- [start:reduce-broadcast-gather]
+t = torch.tensor([float(rank + 1)])  # rank 0: 1.0, rank 1: 2.0
+dist.reduce(t, dst=0)  # SUM, result only on rank 0
+if rank == 0:
+    print("reduce to rank 0:", t.item())
+    #> reduce to rank 0: 3.0
+
+t = torch.tensor([float(rank + 1)])
+dist.broadcast(t, src=1)  # rank 1's value everywhere
+result = [None] * world_size
+dist.all_gather_object(result, t.item())
+if rank == 0:
+    print("broadcast from rank 1, every rank holds:", result)
+    #> broadcast from rank 1, every rank holds: [2.0, 2.0]
+
+t = torch.tensor([rank, 10 * rank])
+gathered = [torch.empty_like(t) for _ in range(world_size)]
+dist.all_gather(gathered, t)  # every rank receives every rank's tensor
+if rank == 0:
+    print("all_gather:", [g.tolist() for g in gathered])
+    #> all_gather: [[0, 0], [1, 10]]
+# --8<-- [end:reduce-broadcast-gather]
+
+# --8<-- [start:async]
+t = torch.ones(3)
+work = dist.all_reduce(t, async_op=True)  # returns at once with a handle
+work.wait()  # now t holds the sum
+if rank == 0:
+    print(type(work).__name__, t.tolist())
+    #> Work [2.0, 2.0, 2.0]
+# --8<-- [end:async]
+
+# --8<-- [start:signature]
+sig = inspect.signature(dist.all_reduce)
+if rank == 0:
+    for name, param in sig.parameters.items():
+        default = "(required)" if param.default is param.empty else repr(param.default)
+        print(f"{name:9}{default}")
+        #> tensor   (required)
+        #> op       <RedOpType.SUM: 0>
+        #> group    None
+        #> async_op False
+    print("group.WORLD is the default group:", dist.get_world_size(dist.group.WORLD) == world_size)
+    #> group.WORLD is the default group: True
+source = inspect.getsource(dist.all_reduce)
+assert "_default_pg" not in source and "group = _get_default_group()" in source
+doc = " ".join(dist.all_reduce.__doc__.split())
+assert "After the call ``tensor`` is going to be bitwise identical in all processes." in doc
+# --8<-- [end:signature]
+
+# --8<-- [start:shutdown]
+dist.destroy_process_group()
+# --8<-- [end:shutdown]

@@ -1,0 +1,99 @@
+"""DistributedSampler arithmetic: steps per epoch, padding, drop_last, set_epoch.
+
+Page: docs/distributed/distributed_sampler.md
+No process group is needed: passing num_replicas= and rank= explicitly shows
+what each of the processes would get.
+"""
+
+# --8<-- [start:steps]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+dataset = TensorDataset(torch.arange(10_000))  # 10000 samples
+batch_size, world_size = 100, 4  # batch_size per process, 4 processes
+
+plain = DataLoader(dataset, batch_size=batch_size)  # every process would see everything
+print("without DistributedSampler:", len(plain), "steps per process per epoch")
+#> without DistributedSampler: 100 steps per process per epoch
+for rank in range(world_size):
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    print(f"rank {rank}: {len(sampler)} samples, {len(loader)} steps")
+    #> rank 0: 2500 samples, 25 steps
+    #> rank 1: 2500 samples, 25 steps
+    #> rank 2: 2500 samples, 25 steps
+    #> rank 3: 2500 samples, 25 steps
+# --8<-- [end:steps]
+
+
+# --8<-- [start:uneven]
+def shards(n: int, world_size: int, **kwargs) -> list[list[int]]:
+    """The indices each rank gets from a dataset of n samples (no shuffling, to read them)."""
+    data = TensorDataset(torch.arange(n))
+    return [
+        list(DistributedSampler(data, num_replicas=world_size, rank=r, shuffle=False, **kwargs))
+        for r in range(world_size)
+    ]
+
+
+print(shards(10, 4))  # drop_last=False (default): pad by repeating samples
+#> [[0, 4, 8], [1, 5, 9], [2, 6, 0], [3, 7, 1]]
+print(shards(10, 4, drop_last=True))  # drop the tail instead
+#> [[0, 4], [1, 5], [2, 6], [3, 7]]
+# --8<-- [end:uneven]
+
+# --8<-- [start:uneven-counts]
+for n in [10_000, 10_001, 10_099]:
+    padded = shards(n, 4)
+    dropped = shards(n, 4, drop_last=True)
+    print(
+        f"n={n}: padded {len(padded[0])}/rank, {sum(map(len, padded)) - n} repeated;"
+        f" drop_last {len(dropped[0])}/rank, {n - sum(map(len, dropped))} never seen"
+    #> n=10000: padded 2500/rank, 0 repeated; drop_last 2500/rank, 0 never seen
+    #> n=10001: padded 2501/rank, 3 repeated; drop_last 2500/rank, 1 never seen
+    #> n=10099: padded 2525/rank, 1 repeated; drop_last 2524/rank, 3 never seen
+    )
+# --8<-- [end:uneven-counts]
+
+# --8<-- [start:two-drop-lasts]
+sampler = DistributedSampler(TensorDataset(torch.arange(10)), num_replicas=4, rank=0)
+data = TensorDataset(torch.arange(10))
+print(len(DataLoader(data, batch_size=2, sampler=sampler)))  # 3 samples: batches of 2 and 1
+#> 2
+print(len(DataLoader(data, batch_size=2, sampler=sampler, drop_last=True)))  # last one dropped
+#> 1
+# --8<-- [end:two-drop-lasts]
+
+# --8<-- [start:set-epoch]
+sampler = DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=0, seed=0)
+print("no set_epoch:", list(sampler), list(sampler))  # the same order every epoch
+#> no set_epoch: [4, 7, 2, 1] [4, 7, 2, 1]
+orders = []
+for epoch in range(3):
+    sampler.set_epoch(epoch)  # shuffles with seed + epoch
+    orders.append(list(sampler))
+print("set_epoch:   ", *orders)
+#> set_epoch:    [4, 7, 2, 1] [5, 2, 7, 1] [0, 7, 6, 1]
+# --8<-- [end:set-epoch]
+
+# --8<-- [start:seed-not-global]
+torch.manual_seed(123)  # the global RNG does not matter: the sampler has its own seed
+a = list(DistributedSampler(dataset, num_replicas=4, rank=0, seed=0))
+torch.manual_seed(456)
+b = list(DistributedSampler(dataset, num_replicas=4, rank=0, seed=0))
+assert a == b
+# --8<-- [end:seed-not-global]
+
+# --8<-- [start:errors]
+try:
+    DataLoader(dataset, batch_size=batch_size, sampler=sampler, shuffle=True)
+except ValueError as err:
+    print(err)
+    #> sampler option is mutually exclusive with shuffle
+try:
+    DistributedSampler(dataset)  # no num_replicas/rank and no process group
+except (RuntimeError, ValueError) as err:
+    print(type(err).__name__, err)
+    #> ValueError Default process group has not been initialized, please make sure to call init_process_group.
+# --8<-- [end:errors]
