@@ -73,6 +73,7 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
         *snippet.launch[1:],
         "--standalone",  # a free local port per launch, so parallel tests never collide
         "--max-restarts=0",
+        f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run
         str(LAUNCHED_ENTRY),
         str(snippet.path.resolve()),
         str(capture_dir),
