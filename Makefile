@@ -13,7 +13,8 @@ STAMP  := $(VENV)/.installed-$(PINS_HASH)
 REPORTS := .reports
 SITE_DIR ?= site
 export NO_MKDOCS_2_WARNING := 1
-PYTEST_ARGS ?=
+# Two workers: one interpreter each, torch imported once per worker.
+PYTEST_ARGS ?= -n 2
 
 .PHONY: serve test lint pytest build update-examples setup clean
 
@@ -35,9 +36,10 @@ pytest: $(STAMP)
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir $(SITE_DIR)
 
-# Rewrite the `#>` output lines of every snippet after a deliberate change.
+# Rewrite the `#>` output lines of every snippet after a deliberate change
+# (one section only: `make update-examples K=tensors`).
 update-examples: $(STAMP)
-	$(BIN)/python -m pytest tests/test_snippets.py --update-examples -p no:xdist $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/test_snippets.py --update-examples -p no:xdist $(if $(K),-k "$(K)")
 
 setup: $(STAMP)
 
@@ -59,7 +61,7 @@ bench-conv1d-linear: $(STAMP)
 	$(BIN)/python benchmarks/conv1d_vs_linear.py
 
 # Data: num_workers timings behind docs/data/num-workers.md. Rewrites
-# docs/assets/generated/data/num_workers.txt; run on a quiet machine (about three
+# docs/assets/generated/data/num_workers.txt; run on a quiet machine (about six
 # minutes on 2 cores) and commit it.
 .PHONY: bench-num-workers
 bench-num-workers: $(STAMP)
