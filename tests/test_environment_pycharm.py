@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from ptnotes.environment_files import (
+    NOTES_RUN_CONFIGURATION,
     RUN_CONFIGURATIONS,
     RunConfiguration,
     pycharm_command,
@@ -57,17 +58,7 @@ def test_run_configuration_is_a_pycharm_python_configuration() -> None:
 
 def test_command_model_reproduces_the_notes_command() -> None:
     # The notes' broken set-up: launcher in "Interpreter options", remote interpreter.
-    notes = RunConfiguration(
-        name="corr",
-        sdk_home="",
-        interpreter_options="-m torch.distributed.launch --nproc_per_node=2",
-        module_mode=False,
-        script_name="/home/lzy/PythonPro/corr.py",
-        parameters="",
-        working_directory="",
-        pass_parent_envs=False,
-        envs={},
-    )
+    notes = replace(NOTES_RUN_CONFIGURATION, pass_parent_envs=False)
     python = "/home/lzy/anaconda3/bin/python"
     broken = pycharm_command(notes, interpreter=python, project_dir="/p")
     # The notes: ... python -m torch.distributed.launch —nproc_per_node=2 -u /home/lzy/PythonPro/corr.py

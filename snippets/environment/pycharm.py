@@ -17,24 +17,14 @@ from torch.distributed.launch import parse_args as launch_parse_args
 from torch.distributed.run import get_args_parser as torchrun_parser
 
 from ptnotes.environment_files import (
+    NOTES_RUN_CONFIGURATION,
     RUN_CONFIGURATIONS,
-    RunConfiguration,
     pycharm_command,
     read_run_configuration,
 )
 
 # --8<-- [start:command-lines]
-notes = RunConfiguration(  # the notes' set-up: the launcher typed into "Interpreter options"
-    name="corr",
-    sdk_home="",
-    interpreter_options="-m torch.distributed.launch --nproc_per_node=2",
-    module_mode=False,
-    script_name="/home/lzy/PythonPro/corr.py",
-    parameters="",
-    working_directory="",
-    pass_parent_envs=True,
-    envs={},
-)
+notes = NOTES_RUN_CONFIGURATION  # the launcher typed into "Interpreter options"
 notes_fix = replace(notes, interpreter_options="-u " + notes.interpreter_options)  # `-u` first
 modern = read_run_configuration(RUN_CONFIGURATIONS / "ddp_train_torchrun.run.xml")
 

@@ -175,6 +175,20 @@ class RunConfiguration:
     envs: dict[str, str]
 
 
+# The notes' set-up: launcher typed into "Interpreter options", script run over SSH.
+NOTES_RUN_CONFIGURATION = RunConfiguration(
+    name="corr",
+    sdk_home="",
+    interpreter_options="-m torch.distributed.launch --nproc_per_node=2",
+    module_mode=False,
+    script_name="/home/lzy/PythonPro/corr.py",
+    parameters="",
+    working_directory="",
+    pass_parent_envs=True,
+    envs={},
+)
+
+
 def read_run_configuration(path: Path) -> RunConfiguration:
     """Parse a .run/*.run.xml file the way PyCharm stores a Python run configuration."""
     root = ET.parse(path).getroot()
