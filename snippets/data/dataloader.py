@@ -1,0 +1,93 @@
+"""Dataset and DataLoader basics: map-style datasets, batching, shuffling, drop_last.
+
+Page: docs/data/dataloader.md
+"""
+
+import math
+
+import torch
+from torch.utils.data import DataLoader, Dataset, TensorDataset
+
+
+# --8<-- [start:dataset]
+class TinyImages(Dataset):
+    """A map-style dataset: __len__ and __getitem__(index) -> (image, label).
+
+    Stands in for the notes' tiny-ImageNet `MyTrainDataset(root_dir=...)`:
+    a real one would list files in __init__ and read one in __getitem__.
+    Here the "files" are made in code from a seeded generator.
+    """
+
+    def __init__(self, n: int, num_classes: int = 10, seed: int = 0) -> None:
+        g = torch.Generator().manual_seed(seed)
+        self.images = torch.randint(0, 256, (n, 3, 8, 8), dtype=torch.uint8, generator=g)
+        self.labels = torch.randint(0, num_classes, (n,), generator=g)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, int]:
+        image = self.images[index].float() / 255  # per-sample preprocessing goes here
+        return image, int(self.labels[index])
+
+
+train_dataset = TinyImages(10)
+image, label = train_dataset[3]
+print(len(train_dataset), image.shape, image.dtype, type(label).__name__)
+#> 10 torch.Size([3, 8, 8]) torch.float32 int
+# --8<-- [end:dataset]
+
+# --8<-- [start:batching]
+loader = DataLoader(train_dataset, batch_size=4)
+images, labels = next(iter(loader))  # default collate: stack samples along a new dim 0
+print(images.shape, labels)
+#> torch.Size([4, 3, 8, 8]) tensor([8, 9, 6, 8])
+print([len(labels) for _, labels in loader])  # 10 samples, batch_size 4
+#> [4, 4, 2]
+# --8<-- [end:batching]
+
+# --8<-- [start:tensor-dataset]
+xs = torch.arange(10.0).unsqueeze(1)  # 10 samples with 1 feature each
+ys = torch.arange(10) % 2
+pairs = TensorDataset(xs, ys)  # indexes every tensor along dim 0
+print(pairs[7])
+#> (tensor([7.]), tensor(1))
+print(next(iter(DataLoader(pairs, batch_size=3))))
+#> [tensor([[0.],
+#>         [1.],
+#>         [2.]]), tensor([0, 1, 0])]
+# --8<-- [end:tensor-dataset]
+
+
+# --8<-- [start:shuffle]
+def epoch_order(loader: DataLoader) -> list[int]:
+    return [int(x) for batch, _ in loader for x in batch.flatten()]
+
+
+print(epoch_order(DataLoader(pairs, batch_size=4)))  # shuffle=False: index order
+#> [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+g = torch.Generator().manual_seed(0)
+shuffled = DataLoader(pairs, batch_size=4, shuffle=True, generator=g)
+first, second = epoch_order(shuffled), epoch_order(shuffled)
+print(first)
+#> [3, 7, 5, 2, 0, 8, 1, 6, 9, 4]
+print(second)  # a new permutation every epoch ...
+#> [1, 3, 2, 7, 5, 9, 0, 6, 4, 8]
+g.manual_seed(0)
+assert epoch_order(shuffled) == first  # ... and the same sequence again after re-seeding
+assert sorted(first) == list(range(10))  # each sample exactly once per epoch
+# --8<-- [end:shuffle]
+
+# --8<-- [start:drop-last]
+for n, batch_size in [(10, 4), (19130, 4), (19130, 32)]:
+    data = TensorDataset(torch.zeros(n, 1))
+    kept = len(DataLoader(data, batch_size=batch_size))
+    dropped = len(DataLoader(data, batch_size=batch_size, drop_last=True))
+    assert kept == math.ceil(n / batch_size) and dropped == n // batch_size
+    last = n - (kept - 1) * batch_size
+    print(f"n={n} batch_size={batch_size}: {kept} batches ({dropped} with drop_last), last has {last}")
+    #> n=10 batch_size=4: 3 batches (2 with drop_last), last has 2
+    #> n=19130 batch_size=4: 4783 batches (4782 with drop_last), last has 2
+    #> n=19130 batch_size=32: 598 batches (597 with drop_last), last has 26
+# --8<-- [end:drop-last]

@@ -1,0 +1,117 @@
+"""Spatial transforms: RandomRotation, Resize, RandomCrop, CenterCrop, flips.
+
+Page: docs/data/spatial.md
+"""
+
+import torch
+from torchvision import transforms
+
+from ptnotes.data_images import sample_photo, save_image_grid
+
+img = sample_photo()  # 128 x 150 (width x height)
+
+# --8<-- [start:resize]
+print(img.size)  # PIL sizes are (width, height)
+#> (128, 150)
+print(transforms.Resize(64)(img).size)  # int: the SHORTER side becomes 64, aspect ratio kept
+#> (64, 75)
+print(transforms.Resize((64, 64))(img).size)  # pair: exactly (height, width), may stretch
+#> (64, 64)
+print(transforms.Resize((100, 50))(img).size)  # note the order: (h, w) in, (w, h) out
+#> (50, 100)
+print(transforms.Resize(64, max_size=70)(img).size)  # cap the longer side too
+#> (59, 70)
+wide = img.rotate(90, expand=True)  # a landscape image: 150 x 128
+print(wide.size, transforms.Resize(64)(wide).size)  # again the shorter side -> 64
+#> (150, 128) (75, 64)
+# --8<-- [end:resize]
+
+# --8<-- [start:crops]
+print(transforms.CenterCrop(100)(img).size, transforms.CenterCrop((60, 100))(img).size)
+#> (100, 100) (100, 60)
+torch.manual_seed(0)
+print(transforms.RandomCrop(100)(img).size)
+#> (100, 100)
+try:
+    transforms.CentorCrop(100)  # the notes' spelling
+except AttributeError as err:
+    print(f"AttributeError: {err}")
+    #> AttributeError: module 'torchvision.transforms' has no attribute 'CentorCrop'
+try:
+    transforms.RandomCrop(200)(img)  # larger than the image
+except ValueError as err:
+    print(f"ValueError: {err}")
+    #> ValueError: Required crop size (200, 200) is larger than input image size (150, 128)
+print(transforms.RandomCrop(200, pad_if_needed=True)(img).size, transforms.CenterCrop(200)(img).size)
+#> (200, 200) (200, 200)
+assert transforms.CenterCrop(200)(img).getpixel((0, 0)) == (0, 0, 0)  # padded with zeros
+# --8<-- [end:crops]
+
+# --8<-- [start:center-crop-position]
+t = transforms.PILToTensor()(img)  # uint8 3 x 150 x 128
+top, left = round((150 - 100) / 2), round((128 - 100) / 2)
+assert torch.equal(transforms.CenterCrop(100)(t), t[:, top : top + 100, left : left + 100])
+# --8<-- [end:center-crop-position]
+
+# --8<-- [start:rotation]
+rotate = transforms.RandomRotation(30)
+print(rotate)
+#> RandomRotation(degrees=[-30.0, 30.0], interpolation=nearest, expand=False, fill=0)
+torch.manual_seed(0)
+angles = [transforms.RandomRotation.get_params(rotate.degrees) for _ in range(1000)]
+print(round(min(angles), 1), round(max(angles), 1))  # uniform in [-30, 30]
+#> -30.0 30.0
+print(transforms.RandomRotation((10, 20)).degrees)  # or any [min, max]
+#> [10.0, 20.0]
+torch.manual_seed(1)
+rotated = rotate(img)
+torch.manual_seed(1)
+angle = transforms.RandomRotation.get_params(rotate.degrees)  # the angle it drew
+assert rotated.tobytes() == transforms.functional.rotate(img, angle).tobytes()
+print(round(angle, 1), rotated.size, rotated.getpixel((0, 0)))  # same size; corners: fill=0, black
+#> 15.5 (128, 150) (0, 0, 0)
+print(transforms.RandomRotation(30, expand=True)(img).size)  # expand=True: grows to fit
+#> (160, 176)
+# --8<-- [end:rotation]
+
+# --8<-- [start:flips]
+print(transforms.RandomHorizontalFlip(), transforms.RandomVerticalFlip())  # default p=0.5
+#> RandomHorizontalFlip(p=0.5) RandomVerticalFlip(p=0.5)
+torch.manual_seed(0)
+flip = transforms.RandomHorizontalFlip()
+flipped = [torch.equal(flip(t), t.flip(-1)) for _ in range(1000)]
+print(sum(flipped))  # about half of 1000 calls flip (left <-> right); the others return t
+#> 492
+assert torch.equal(transforms.RandomHorizontalFlip(p=1)(t), t.flip(-1))  # width is dim -1
+assert torch.equal(transforms.RandomVerticalFlip(p=1)(t), t.flip(-2))  # height is dim -2
+# --8<-- [end:flips]
+
+# --8<-- [start:figure]
+torch.manual_seed(1)
+save_image_grid(
+    [
+        img,
+        transforms.Resize(64)(img),
+        transforms.Resize((64, 128))(img),
+        transforms.RandomCrop(80)(img),
+        transforms.CenterCrop(80)(img),
+        rotated,  # from the rotation section
+        transforms.RandomHorizontalFlip(p=1)(img),
+        transforms.RandomVerticalFlip(p=1)(img),
+    ],
+    [
+        "original 128x150",
+        "Resize(64): 64x75",
+        "Resize((64, 128))",
+        "RandomCrop(80)",
+        "CenterCrop(80)",
+        f"RandomRotation(30): {angle:.0f}°",
+        "HorizontalFlip(p=1)",
+        "VerticalFlip(p=1)",
+    ],
+    "data/spatial",
+    ncols=4,
+    panel_inches=1.4,
+    dpi=72,
+)
+# --8<-- [end:figure]
