@@ -120,8 +120,11 @@ def search(page, query: str) -> tuple[list[str], str]:
     box.fill(query)  # one input event; the End key's keyup then runs one search
     box.press("End")
     page.wait_for_function(RESULTS_READY, timeout=5000)
-    links = page.locator("li.md-search-result__item > a.md-search-result__link")
-    hrefs = links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    # One <li> per page (its sections are further links inside it): rank pages, not sections.
+    items = page.locator("li.md-search-result__item")
+    hrefs = items.evaluate_all(
+        "els => els.map(e => e.querySelector('a.md-search-result__link').getAttribute('href'))"
+    )
     meta = page.locator(".md-search-result__meta").text_content()
     return [h.split("?")[0].split("#")[0] for h in hrefs], meta
 
