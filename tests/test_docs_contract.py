@@ -31,12 +31,12 @@ def test_page_code_blocks_are_resolvable_embeds(page: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_every_snippet_file_and_section_is_embedded() -> None:
-    embeds = _all_embeds()
+def unembedded(snippet_paths: list[Path], embeds: list[Embed]) -> list[str]:
+    """file:line of every snippet file, or section, that no embed shows."""
     whole_files = {e.path for e in embeds if e.section is None}
     sections = {(e.path, e.section) for e in embeds if e.section}
     problems = []
-    for path in snippet_file.discover():
+    for path in snippet_paths:
         snippet = snippet_file.load(path)
         if snippet.rel in whole_files:
             continue
@@ -47,7 +47,26 @@ def test_every_snippet_file_and_section_is_embedded() -> None:
                 problems.append(
                     f"{snippet.rel}:{section.start_line}: no page embeds section `{section.name}`"
                 )
+    return problems
+
+
+def test_every_snippet_file_and_section_is_embedded() -> None:
+    problems = unembedded(snippet_file.discover(), _all_embeds())
     assert not problems, "\n".join(problems)
+
+
+def test_an_unembedded_file_or_section_is_reported(tmp_path: Path) -> None:
+    shown = tmp_path / "shown.py"
+    shown.write_text(
+        "# --8<-- [start:a]\nx = 1\n# --8<-- [end:a]\n# --8<-- [start:b]\n# --8<-- [end:b]\n"
+    )
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text("x = 1\n")
+    embeds = [Embed("docs/p.md", 3, shown.as_posix(), "a")]
+    assert unembedded([shown, hidden], embeds) == [
+        f"{shown.as_posix()}:4: no page embeds section `b`",
+        f"{hidden.as_posix()}:1: no page embeds this snippet file",
+    ]
 
 
 # Pages whose body the build generates (hooks/verification.py, the tags plugin).
@@ -70,3 +89,32 @@ def test_content_pages_embed_their_code() -> None:
         _rel(p) for p in PAGES if _rel(p) not in embedding_pages and not _is_index_or_generated(p)
     ]
     assert not prose_only, f"content pages without any embedded snippet: {prose_only}"
+
+
+# --- the rules themselves, tried on broken input -------------------------------------------
+
+
+def test_hand_written_code_in_a_page_is_reported_with_page_and_line(tmp_path: Path) -> None:
+    markdown = 'Intro\n\n```python\n--8<-- "snippets/tensors/reshape.py:view"\nx = 1\n```\n'
+    assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
+        "docs/p.md:3: code block `python` contains hand-written lines; "
+        "embed them from snippets/ instead: 'x = 1'"
+    ]
+
+
+def test_missing_file_or_section_is_reported_with_page_and_line() -> None:
+    markdown = (
+        '```python\n--8<-- "snippets/tensors/reshape.py:no-such-section"\n```\n\n'
+        '```python\n--8<-- "snippets/nowhere.py"\n```\n'
+    )
+    assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
+        "docs/p.md:2: snippets/tensors/reshape.py has no section `no-such-section`",
+        "docs/p.md:6: embedded file snippets/nowhere.py does not exist",
+    ]
+
+
+def test_line_range_embeds_are_refused() -> None:
+    problems = page_problems(
+        "docs/p.md", '```python\n--8<-- "snippets/tensors/reshape.py:1:5"\n```\n', REPO_ROOT
+    )
+    assert problems and problems[0].startswith('docs/p.md:2: use --8<-- "path"')
