@@ -118,3 +118,16 @@ def test_line_range_embeds_are_refused() -> None:
         "docs/p.md", '```python\n--8<-- "snippets/tensors/reshape.py:1:5"\n```\n', REPO_ROOT
     )
     assert problems and problems[0].startswith('docs/p.md:2: use --8<-- "path"')
+
+
+CONTENT_PAGES = [p for p in PAGES if not _is_index_or_generated(p)]
+
+
+@pytest.mark.parametrize("page", CONTENT_PAGES, ids=_rel)
+def test_content_page_has_tags_and_chinese_search_terms(page: Path) -> None:
+    # Readers of the original notes search in Chinese; tags build the Tags index.
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("---\n") and "\ntags:\n" in text.split("\n---\n", 1)[0], (
+        f"{_rel(page)}:1: front matter with `tags:` is missing"
+    )
+    assert "\n*中文: " in text, f"{_rel(page)}: no `*中文: ...*` line of Chinese search terms"
