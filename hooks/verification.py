@@ -102,7 +102,10 @@ def add_run_instructions(page: str, markdown: str) -> str:
         f"`{run_command(s)}` ([source]({_source_url}{s}))" if _source_url else f"`{run_command(s)}`"
         for s in snippets
     )
-    note = f'\n\n<p class="run-it" markdown>▶ Run it yourself: {items}</p>\n'
+    note = (
+        f'\n\n<p class="run-it" markdown>▶ Run it yourself: {items}: '
+        "prints exactly the `#>` lines shown on this page.</p>\n"
+    )
     return markdown[: heading.end()] + note + markdown[heading.end() :]
 
 
