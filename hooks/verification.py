@@ -25,6 +25,11 @@ ERRATA_MARKER = "<!-- errata-list -->"
 _H1 = re.compile(r"^# .+$", re.MULTILINE)
 _CORRECTION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)\s+correction\s+"(?P<title>[^"]+)"')
 
+SECTION_TITLES = {
+    "distributed": "Distributed & performance",
+    "environment": "Environment & tooling",
+}
+
 _reports: dict[str, dict[str, verification.SnippetResult]] = {}
 _source_url = ""
 
@@ -164,7 +169,12 @@ def errata_list(docs_dir: Path) -> str:
     if not items:
         return "No corrections yet."
     lines = [f"{len(items)} claims of the original notes were wrong or outdated.", ""]
+    section = None
     for page, title, body in items:
+        folder = page.split("/")[0] if "/" in page else "Home"
+        if folder != section:
+            section = folder
+            lines += ["", f"## {SECTION_TITLES.get(folder, folder.capitalize())}", ""]
         lines.append(f"- **[{title}]({page})**  \n  {body}")
     return "\n".join(lines)
 
