@@ -104,3 +104,14 @@ def test_workflows_call_the_documented_make_targets(path: Path) -> None:
     for target in targets:
         assert target in MAKE_TARGETS, f"{path.name}: `make {target}` is not a Makefile target"
         assert f"make {target}" in README, f"{path.name}: `make {target}` is not in README.md"
+
+
+def test_make_serve_serves_at_the_root_of_localhost(monkeypatch: pytest.MonkeyPatch) -> None:
+    # mkdocs serve mounts the site under site_url's path; README promises http://127.0.0.1:8000/.
+    from mkdocs.config import load_config
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    config = load_config(str(REPO_ROOT / "mkdocs.yml"))
+    assert config["site_url"] == "http://127.0.0.1:8000/"
+    assert {"snippets", "hooks"} <= {Path(p).name for p in config["watch"]}
+    assert re.search(r"^serve:.*\n\t.*mkdocs serve --dev-addr 127\.0\.0\.1:8000", MAKEFILE, re.M)
