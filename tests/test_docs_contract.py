@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -121,13 +122,36 @@ def test_line_range_embeds_are_refused() -> None:
 
 
 CONTENT_PAGES = [p for p in PAGES if not _is_index_or_generated(p)]
+SECTION_INDEXES = sorted(DOCS_DIR.glob("*/index.md"))
+_CORRECTION_TITLE = re.compile(r'^(?:!!!|\?\?\?\+?) correction "Correction: .+"$')
 
 
 @pytest.mark.parametrize("page", CONTENT_PAGES, ids=_rel)
 def test_content_page_has_tags_and_chinese_search_terms(page: Path) -> None:
     # Readers of the original notes search in Chinese; tags build the Tags index.
     text = page.read_text(encoding="utf-8")
-    assert text.startswith("---\n") and "\ntags:\n" in text.split("\n---\n", 1)[0], (
-        f"{_rel(page)}:1: front matter with `tags:` is missing"
+    assert text.startswith("---\ntags:\n"), f"{_rel(page)}:1: front matter must start with `tags:`"
+    after_title = text.split("\n# ", 1)[1].splitlines()
+    first_line = next(line for line in after_title[1:] if line.strip())
+    assert re.fullmatch(r"\*中文: .+\*", first_line), (
+        f"{_rel(page)}: the first line under the title must be `*中文: ...*` search terms"
     )
-    assert "\n*中文: " in text, f"{_rel(page)}: no `*中文: ...*` line of Chinese search terms"
+
+
+@pytest.mark.parametrize("page", CONTENT_PAGES, ids=_rel)
+def test_corrections_quote_the_original(page: Path) -> None:
+    # The Errata page shows each box's first line: it must be the original claim.
+    lines = page.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"\s*(?:!!!|\?\?\?)\+? correction", line):
+            assert _CORRECTION_TITLE.match(line.strip()), f"{_rel(page)}:{i + 1}: malformed title"
+            body = next(b.strip() for b in lines[i + 1 :] if b.strip())
+            assert body.startswith("原文"), f"{_rel(page)}:{i + 1}: first line must quote 原文"
+
+
+@pytest.mark.parametrize("index", SECTION_INDEXES, ids=_rel)
+def test_section_index_links_every_page(index: Path) -> None:
+    text = index.read_text(encoding="utf-8")
+    pages = sorted(p.name for p in index.parent.glob("*.md") if p.name != "index.md")
+    missing = [name for name in pages if f"]({name})" not in text]
+    assert not missing, f"{_rel(index)} does not link: {missing}"
