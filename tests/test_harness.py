@@ -160,6 +160,15 @@ def test_cuda_only_snippet_is_skipped_with_reason_without_cuda(
     result.stdout.fnmatch_lines(["*needs CUDA: no CUDA device on this machine*"])
 
 
+def test_throw_away_snippets_stay_out_of_the_verification_report(
+    inner_suite: pytest.Pytester,
+) -> None:
+    write_snippet(inner_suite.path / "snippets", "outside.py", "print(1)\n#> 1\n")
+    reports = inner_suite.path / "reports"
+    run_inner(inner_suite, f"--reports-dir={reports}").assert_outcomes(passed=1)
+    assert not reports.exists()
+
+
 def test_no_snippets_is_an_error_not_a_pass(inner_suite: pytest.Pytester) -> None:
     result = run_inner(inner_suite)
     # A collection error (exit 2), never exit 0 and never the ambiguous exit 5.

@@ -11,6 +11,7 @@ only what it ran; entries for snippet files that no longer exist are dropped.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import platform
 import subprocess
@@ -53,7 +54,9 @@ def current_commit() -> str:
     return out.stdout.strip()
 
 
+@functools.cache
 def run_environment() -> dict[str, str]:
+    """Where and with what this process runs; computed once (it calls git)."""
     import torch
 
     from ptnotes.machine import describe_machine
@@ -85,11 +88,8 @@ def load_results(device: str, reports_dir: Path = REPORTS_DIR) -> dict[str, Snip
     }
 
 
-def merge_results(
-    results: list[SnippetResult], reports_dir: Path = REPORTS_DIR
-) -> dict[str, list[SnippetResult]]:
-    """Write the new results over the stored ones, per device; returns what was written."""
-    written: dict[str, list[SnippetResult]] = {}
+def merge_results(results: list[SnippetResult], reports_dir: Path = REPORTS_DIR) -> None:
+    """Write the new results over the stored ones, per device."""
     for device in DEVICES:
         new = {r.snippet: r for r in results if r.device == device}
         if not new:
@@ -100,5 +100,3 @@ def merge_results(
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"schema": SCHEMA, "device": device, "results": [asdict(r) for r in items]}
         path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-        written[device] = items
-    return written

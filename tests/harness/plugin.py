@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from ptnotes import verification
-from ptnotes.paths import REPO_ROOT
 from ptnotes.snippets import SNIPPETS_DIR
 
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -54,8 +53,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     props = dict(report.user_properties)
     if "snippet" not in props or report.when != "call" or report.outcome == "skipped":
         return
-    if not (REPO_ROOT / props["snippet"]).is_file():
-        return  # a throw-away snippet of the harness's own tests
+    if Path(props["snippet"]).is_absolute():
+        return  # outside the repository: a throw-away snippet, e.g. of the harness's own tests
     _results.append(
         verification.SnippetResult(
             snippet=props["snippet"],
@@ -63,18 +62,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcome=report.outcome,
             sections=tuple(props["sections"]),
             duration_s=round(report.duration, 3),
-            **_environment(),
+            **verification.run_environment(),
         )
     )
-
-
-_env_cache: dict[str, str] = {}
-
-
-def _environment() -> dict[str, str]:
-    if not _env_cache:
-        _env_cache.update(verification.run_environment())
-    return _env_cache
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
