@@ -17,10 +17,10 @@ import time
 import matplotlib.pyplot as plt
 import torch
 
-from ptnotes.figures import save_figure
-from ptnotes.machine import describe_machine
+from docverify.figures import save_figure
+from docverify.machine import describe_machine
+from docverify.paths import GENERATED_DIR
 from ptnotes.models_conv1d_linear import Timing, matched_pair, time_pair
-from ptnotes.paths import GENERATED_DIR
 
 IN_FEATURES, OUT_FEATURES, BATCH = 256, 512, 8  # the notes' layer sizes: Linear(256, 512)
 LENGTHS = [4, 16, 64, 256, 1024, 4096]  # positions per sample; rows = BATCH * length

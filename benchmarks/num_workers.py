@@ -29,8 +29,8 @@ from torch.utils.benchmark import Timer
 from torch.utils.data import DataLoader, Dataset
 from torchvision import transforms
 
-from ptnotes.machine import describe_machine
-from ptnotes.paths import GENERATED_DIR
+from docverify.machine import describe_machine
+from docverify.paths import GENERATED_DIR
 
 OUTPUT = GENERATED_DIR / "data" / "num_workers.txt"
 SAMPLES, BATCH_SIZE = 96, 16

@@ -3,14 +3,14 @@
 pymdownx.snippets (check_paths: true) already stops on a missing file or
 section, but its error does not say which page asked for it. This hook runs
 first and reports every problem on the page at once. The rules live in
-ptnotes.embeds, shared with the test suite.
+docverify.embeds, shared with the test suite.
 """
 
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from ptnotes.embeds import page_problems
+from docverify.embeds import page_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,9 +15,9 @@ import html
 import re
 from pathlib import Path
 
-from ptnotes import verification
-from ptnotes.embeds import find_embeds, find_fences
-from ptnotes.snippets import load
+from docverify import verification
+from docverify.embeds import find_embeds, find_fences
+from docverify.snippets import load
 
 ROOT = Path(__file__).resolve().parents[1]
 VERIFICATION_MARKER = "<!-- verification-table -->"

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
+from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 from ptnotes.data_images import sample_photo, save_image_grid
-from ptnotes.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 
 DATA_DOCS = DOCS_DIR / "data"
 DATA_FIGURES = GENERATED_DIR / "data"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from docverify import snippets as snippet_file
 from harness.run_snippet import run_launched
-from ptnotes import snippets as snippet_file
 
 DDP_TRAIN = snippet_file.SNIPPETS_DIR / "distributed" / "ddp_train.py"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ptnotes import snippets as snippet_file
-from ptnotes.embeds import Embed, find_embeds, page_problems
-from ptnotes.paths import DOCS_DIR, REPO_ROOT
+from docverify import snippets as snippet_file
+from docverify.embeds import Embed, find_embeds, page_problems
+from docverify.paths import DOCS_DIR, REPO_ROOT
 
 PAGES = sorted(DOCS_DIR.rglob("*.md"))
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from docverify.paths import REPO_ROOT
 from ptnotes.environment_files import (
     ENVIRONMENT_SETUP,
     REQUIREMENTS,
@@ -25,7 +26,6 @@ from ptnotes.environment_files import (
     read_conda_environment,
     read_requirements,
 )
-from ptnotes.paths import REPO_ROOT
 
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 # file -> build label torch and torchvision must carry in it (None: the PyPI wheel).

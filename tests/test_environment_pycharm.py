@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from docverify.paths import REPO_ROOT
 from ptnotes.environment_files import (
     NOTES_RUN_CONFIGURATION,
     RUN_CONFIGURATIONS,
@@ -24,7 +25,6 @@ from ptnotes.environment_files import (
     pycharm_command,
     read_run_configuration,
 )
-from ptnotes.paths import REPO_ROOT
 
 RUN_XML = RUN_CONFIGURATIONS / "ddp_train_torchrun.run.xml"
 LAUNCH_TIMEOUT_S = 300  # three Python processes importing torch on a busy 2-core machine

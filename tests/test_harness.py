@@ -12,10 +12,10 @@ import torch
 from pytest_examples.config import ExamplesConfig
 from pytest_examples.run_code import Arg
 
+from docverify import snippets as snippet_file
 from harness import isolation
 from harness.print_capture import expected_source
 from harness.run_snippet import run_in_process, run_launched
-from ptnotes import snippets as snippet_file
 
 TEST_SNIPPETS = Path(__file__).with_name("test_snippets.py")
 

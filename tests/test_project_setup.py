@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ptnotes.paths import REPO_ROOT
+from docverify.paths import REPO_ROOT
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 MAKEFILE = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ptnotes.paths import REPO_ROOT
+from docverify.paths import REPO_ROOT
 
 CASES_FILE = Path(__file__).with_name("search_cases.yaml")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from docverify import verification
+from docverify.embeds import find_fences
+from docverify.paths import DOCS_DIR, REPO_ROOT
 from hooks import verification as site
-from ptnotes import verification
-from ptnotes.embeds import find_fences
-from ptnotes.paths import DOCS_DIR, REPO_ROOT
 
 PAGE = "docs/tensors/reshape.md"
 SNIPPET = "snippets/tensors/reshape.py"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from docverify import snippets as snippet_file
 from harness.print_capture import PrintRecord, expected_source, output_mismatch
 from harness.run_snippet import run_in_process, run_launched
-from ptnotes import snippets as snippet_file
 
 
 def _cases(root: Path) -> list:

@@ -8,8 +8,8 @@ from matplotlib.figure import Figure
 from torch.utils.data import DataLoader, Dataset
 from torchvision import transforms
 
+from docverify.figures import save_figure
 from ptnotes.data_images import sample_photo
-from ptnotes.figures import save_figure
 
 # --8<-- [start:formula]
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]  # the usual ImageNet statistics

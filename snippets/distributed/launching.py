@@ -18,7 +18,7 @@ from pathlib import Path
 import torch.distributed.launch as legacy_launch
 import torch.distributed.run as torchrun
 
-from ptnotes.paths import DOCS_DIR
+from docverify.paths import DOCS_DIR
 
 HERE = Path(__file__).resolve().parent
 COMMANDS = DOCS_DIR / "distributed" / "launch_commands.sh"  # shown on the page as well

@@ -8,7 +8,7 @@ import sys
 import torch
 from torch import nn
 
-from ptnotes.machine import describe_machine
+from docverify.machine import describe_machine
 from ptnotes.models_conv1d_linear import matched_pair, time_pair
 
 torch.manual_seed(0)

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-from ptnotes.figures import save_figure
+from docverify.figures import save_figure
 
 torch.manual_seed(0)
 

@@ -1,6 +1,6 @@
-"""Small helpers shared by the snippets of PyTorch Notes.
+"""Page helpers still shared by several snippets (being moved onto their pages).
 
-Snippets stay copy-pasteable: only page-independent chores (saving a figure
-where the site finds it, describing the machine a measurement ran on, picking
-the device a test run asks for) live here, so that no snippet repeats them.
+Nothing here is machinery: the build and test machinery is the package
+`docverify`. Issue "The page is the program" moves each helper onto the page
+that uses it, so that a page's code runs without this package.
 """

@@ -4,7 +4,7 @@ Every transform page starts from the same real photo: matplotlib ships
 `grace_hopper.jpg` (512x600 pixels) with its sample data, so no download is
 needed. `sample_photo()` returns it resized small, so snippets stay fast and
 the generated PNGs stay small; `save_image_grid()` draws images side by side
-and writes them with `ptnotes.figures.save_figure`.
+and writes them with `docverify.figures.save_figure`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from matplotlib import cbook
 from matplotlib.figure import Figure
 from PIL import Image
 
-from ptnotes.figures import save_figure
+from docverify.figures import save_figure
 
 PHOTO_NAME = "grace_hopper.jpg"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from ptnotes.paths import REPO_ROOT
+from docverify.paths import REPO_ROOT
 
 REQUIREMENTS = REPO_ROOT / "requirements.txt"
 ENVIRONMENT_SETUP = REPO_ROOT / "environment-setup"

@@ -1,6 +1,6 @@
 """The machinery that runs every snippet and checks every `#>` line.
 
-Snippet files and their directives are read by ptnotes.snippets (shared with
+Snippet files and their directives are read by docverify.snippets (shared with
 the MkDocs hooks). Modules here, each with one job:
 - print_capture: record what a snippet prints; rewrite/compare its `#>` lines
 - isolation: the sandbox one in-process run gets (seeds, warnings, network, time)

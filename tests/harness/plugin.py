@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ptnotes import verification
-from ptnotes.snippets import SNIPPETS_DIR
+from docverify import verification
+from docverify.snippets import SNIPPETS_DIR
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 

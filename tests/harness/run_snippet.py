@@ -17,10 +17,10 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from docverify.paths import REPO_ROOT
+from docverify.snippets import SnippetFile
 from harness import isolation
 from harness.print_capture import PrintRecord, PrintRecorder
-from ptnotes.paths import REPO_ROOT
-from ptnotes.snippets import SnippetFile
 
 LAUNCHED_ENTRY = Path(__file__).with_name("launched_entry.py")
 

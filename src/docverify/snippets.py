@@ -12,7 +12,7 @@ run it:
     # launch: torchrun --nproc_per_node=2 run as separate processes
     # timeout: 120                        seconds before the run is stopped
 
-Sections (parsed by ptnotes.embeds) are marked the way pymdownx.snippets reads them:
+Sections (parsed by docverify.embeds) are marked the way pymdownx.snippets reads them:
 `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
 """
 
@@ -24,8 +24,8 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ptnotes.embeds import Section, SnippetFormatError, read_sections
-from ptnotes.paths import REPO_ROOT
+from docverify.embeds import Section, SnippetFormatError, read_sections
+from docverify.paths import REPO_ROOT
 
 SNIPPETS_DIR = REPO_ROOT / "snippets"
 DEFAULT_TIMEOUT_S = 60

@@ -19,7 +19,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ptnotes.paths import REPO_ROOT
+from docverify.paths import REPO_ROOT
 
 REPORTS_DIR = REPO_ROOT / ".reports"
 DEVICES = ("cpu", "cuda")
@@ -59,7 +59,7 @@ def run_environment() -> dict[str, str]:
     """Where and with what this process runs; computed once (it calls git)."""
     import torch
 
-    from ptnotes.machine import describe_machine
+    from docverify.machine import describe_machine
 
     return {
         "date": dt.datetime.now(dt.UTC).date().isoformat(),

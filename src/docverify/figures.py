@@ -14,7 +14,7 @@ matplotlib.use("Agg")  # no display on CI or docs builders
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from ptnotes.paths import GENERATED_DIR  # noqa: E402
+from docverify.paths import GENERATED_DIR  # noqa: E402
 
 
 def save_figure(fig: Figure, name: str, *, dpi: int = 100) -> Path:
