@@ -1,24 +1,32 @@
 # Two commands do everything (see README.md):
-#   make serve   set up .venv/ if needed, then serve the site with live reload
-#   make test    set up .venv/ if needed, then run the whole verification
-# The virtual environment is (re)installed only when requirements.txt or
-# pyproject.toml change: the stamp file's name is a hash of both.
+#   make serve   set up .venv/ with the docs set if needed, then serve the site with live reload
+#   make test    set up .venv/ with the full set if needed, then run the whole verification
+# Two requirement sets: requirements-docs.txt (MkDocs, jieba, this package: all that
+# `make serve` and `make build` need) and requirements.txt (that set plus the torch
+# and test stack). Each is (re)installed only when its pins change: a stamp file's
+# name is a hash of the files it installs from.
 
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
-PINS_HASH := $(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
+PINS_HASH := $(shell cat requirements.txt requirements-docs.txt pyproject.toml | sha256sum | cut -c1-16)
 STAMP  := $(VENV)/.installed-$(PINS_HASH)
+DOCS_PINS_HASH := $(shell cat requirements-docs.txt pyproject.toml | sha256sum | cut -c1-16)
+DOCS_STAMP := $(VENV)/.installed-docs-$(DOCS_PINS_HASH)
 # Where the test run writes its verification report (read by the site build).
 REPORTS := .reports
 SITE_DIR ?= site
 export NO_MKDOCS_2_WARNING := 1
-# Two workers: one interpreter each, torch imported once per worker.
-PYTEST_ARGS ?= -n 2
+# Two workers: one interpreter each, torch imported once per worker. `loadgroup`
+# keeps each xdist_group (the browser tests share one built site) on one worker.
+PYTEST_ARGS ?= -n 2 --dist loadgroup
 
 .PHONY: serve test lint pytest build update-examples setup clean
 
-serve: $(STAMP)
+# The docs set is enough to serve. Live verification (re-running a saved snippet,
+# hooks/live_verification.py) joins by itself where the full set is installed too
+# (after `make test` or `make setup`); with the docs set alone it says it is off.
+serve: $(DOCS_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
 test: $(STAMP)
@@ -27,13 +35,13 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory build
 
 lint: $(STAMP)
-	$(BIN)/ruff check snippets tests hooks src $(wildcard benchmarks)
-	$(BIN)/ruff format --check tests hooks src $(wildcard benchmarks)
+	$(BIN)/ruff check snippets tests hooks src scripts $(wildcard benchmarks)
+	$(BIN)/ruff format --check tests hooks src scripts $(wildcard benchmarks)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-build: $(STAMP)
+build: $(DOCS_STAMP)
 	$(BIN)/mkdocs build --strict --site-dir $(SITE_DIR)
 
 # Rewrite the `#>` output lines of every snippet after a deliberate change
@@ -43,26 +51,50 @@ update-examples: $(STAMP)
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+define make_venv
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "PyTorch Notes needs Python 3.11; set PYTHON=/path/to/python3.11"'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+endef
+
+# The full set includes the docs set, so it leaves both stamps current.
+$(STAMP): requirements.txt requirements-docs.txt pyproject.toml
+	$(make_venv)
 	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
 	rm -f $(VENV)/.installed-*
+	touch $@ $(DOCS_STAMP)
+
+# --no-compile: Python byte-compiles what it imports on first use; compiling every
+# installed file up front (pip's default) takes half of a fresh docs install.
+$(DOCS_STAMP): requirements-docs.txt pyproject.toml
+	$(make_venv)
+	$(BIN)/python -m pip install --disable-pip-version-check --no-compile -r requirements-docs.txt
+	rm -f $(VENV)/.installed-docs-*
 	touch $@
 
 clean:
 	rm -rf $(SITE_DIR) $(REPORTS) .pytest_cache .ruff_cache
 
-# Models: the full Conv1d(k=1) vs Linear sweep behind docs/models/conv1d-linear.md.
-# Rewrites docs/assets/generated/models/conv1d_vs_linear{.png,_table.txt}; run it
-# on a quiet machine (about a minute on 2 cores) and commit both files.
+# Models: the full Conv1d(k=1) vs Linear sweep behind docs/models/conv1d_linear.md.
+# Rewrites docs/assets/generated/models/conv1d_linear{.png,_table.txt,_summary.md};
+# run it on a quiet machine (about a minute on 2 cores) and commit the three files.
 .PHONY: bench-conv1d-linear
 bench-conv1d-linear: $(STAMP)
-	$(BIN)/python benchmarks/conv1d_vs_linear.py
+	$(BIN)/python benchmarks/conv1d_linear.py
 
-# Data: num_workers timings behind docs/data/num-workers.md. Rewrites
-# docs/assets/generated/data/num_workers.txt; run on a quiet machine (about six
-# minutes on 2 cores) and commit it.
+# Data: num_workers timings behind docs/data/num_workers.md, timing the page's own
+# pipeline (snippets/data/num_workers.py:pipeline). Rewrites
+# docs/assets/generated/data/num_workers.txt and the prose's generated summary
+# num_workers_summary.md; run on a quiet machine (about six minutes on 2 cores) and
+# commit both (tests/test_benchmark_num_workers.py then checks the prose's verdicts).
+# Only the summary, from the committed table: benchmarks/num_workers.py --summary-only
 .PHONY: bench-num-workers
 bench-num-workers: $(STAMP)
 	$(BIN)/python benchmarks/num_workers.py
+
+# On a GPU machine that has its own Python and torch (no .venv, nothing downloaded):
+# the CUDA and device-dependent cases; writes .reports/cuda.json and lists the `#>`
+# lines that print differently there (see CONTRIBUTING.md, "Verifying on a GPU machine").
+GPU_PYTHON ?= python3
+.PHONY: verify-gpu
+verify-gpu:
+	$(GPU_PYTHON) scripts/verify_gpu.py

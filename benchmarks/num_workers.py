@@ -1,89 +1,193 @@
-"""Benchmark: DataLoader num_workers on a CPU-bound image pipeline (docs/data/num-workers.md).
+"""Benchmark: DataLoader num_workers on a CPU-bound image pipeline (docs/data/num_workers.md).
 
 Run with `make bench-num-workers` (or `.venv/bin/python benchmarks/num_workers.py`).
-Writes docs/assets/generated/data/num_workers.txt, which the page embeds.
+Writes docs/assets/generated/data/num_workers.txt, which the page embeds, and
+the Markdown summary docs/assets/generated/data/num_workers_summary.md that the
+page's prose embeds (rendered from the .txt by `render_summary`; re-render it
+alone, without timing anything, with `--summary-only`).
 
-Each sample is an ImageNet-style augmentation of the full-size sample photo
-(RandomResizedCrop 224, flip, ColorJitter, ToTensor, Normalize): PIL and torch
-work on the CPU, about a few ms per sample. The training step is simulated
-with time.sleep: a step that runs on a GPU leaves the CPU free, and sleeping
-does the same. All times come from one run of this script, so the ratios
-compare settings under the same conditions; the machine and its load average
-are written next to them. The num_workers comparison keeps the workers
-running between epochs (persistent_workers=True), so it shows the steady
-state of a long epoch; the cost of starting workers every epoch is measured
-separately. About six minutes on 2 cores.
+The pipeline is the page's own code: the `setup` and `pipeline` sections of
+snippets/data/num_workers.py (where the test suite runs them on a small size),
+loaded by `load_pipeline`. Each sample is an ImageNet-style augmentation of the
+full-size sample photo (RandomResizedCrop 224, flip, ColorJitter, ToTensor,
+Normalize): PIL and torch work on the CPU, about a few ms per sample. The
+training step is simulated with time.sleep: a step that runs on a GPU leaves
+the CPU free, and sleeping does the same. All times come from one run of this
+script, so the ratios compare settings under the same conditions; the machine
+and its load average are written next to them. The num_workers comparison
+keeps the workers running between epochs (persistent_workers=True, after
+Timer's warm-up epochs), so it shows the steady state of a long epoch; the cost
+of starting workers every epoch is measured separately. About six minutes on
+2 cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import time
+import re
+import sys
+import types
 import warnings
+from dataclasses import dataclass
+from pathlib import Path
 
 import torch
-from matplotlib import cbook
-from PIL import Image
 from torch.utils.benchmark import Timer
-from torch.utils.data import DataLoader, Dataset
-from torchvision import transforms
+from torch.utils.data import DataLoader
 
+from docverify.embeds import read_sections
 from docverify.machine import describe_machine
-from docverify.paths import GENERATED_DIR
+from docverify.paths import GENERATED_DIR, REPO_ROOT
 
 OUTPUT = GENERATED_DIR / "data" / "num_workers.txt"
+SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"
+PIPELINE_SNIPPET = REPO_ROOT / "snippets" / "data" / "num_workers.py"
 SAMPLES, BATCH_SIZE = 96, 16
 WORKERS = [0, 1, 2, 4]
+STEPS = {"none (loading only)": 0.0, "short: 0.3 x load": 0.3, "long: 3 x load": 3.0}
 
 
-# --8<-- [start:pipeline]
-class AugmentedPhotos(Dataset):
-    """SAMPLES random augmentations of one full-size photo (512x600)."""
+def load_pipeline(snippet: Path = PIPELINE_SNIPPET) -> types.ModuleType:
+    """The page's `setup` and `pipeline` sections, run as a module (AugmentedPhotos, epoch).
 
-    def __init__(self, n: int) -> None:
-        with cbook.get_sample_data("grace_hopper.jpg") as f, Image.open(f) as img:
-            self.photo = img.convert("RGB")
-        self.n = n
-        self.augment = transforms.Compose(
-            [
-                transforms.RandomResizedCrop(224),
-                transforms.RandomHorizontalFlip(),
-                transforms.ColorJitter(0.4, 0.4, 0.4, 0.1),
-                transforms.ToTensor(),
-                transforms.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
-            ]
+    Registered in sys.modules, so that its classes pickle by reference for workers.
+    """
+    source = snippet.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    module = types.ModuleType("num_workers_pipeline")
+    module.__file__ = str(snippet)
+    sys.modules[module.__name__] = module
+    for section in read_sections(snippet, source):
+        if section.name in ("setup", "pipeline"):
+            body = lines[section.start_line : section.end_line - 1]
+            # Leading blank lines keep the snippet's line numbers in tracebacks.
+            code = "\n" * section.start_line + "\n".join(body)
+            exec(compile(code, str(snippet), "exec"), module.__dict__)
+    return module
+
+
+# --- the committed results, and the summary the page's prose embeds -------------------------
+
+
+@dataclass(frozen=True)
+class Results:
+    """What num_workers.txt says, parsed."""
+
+    cpus: int
+    load_ms: float  # loading one batch in the main process
+    workers: tuple[int, ...]
+    ratios: dict[
+        str, tuple[float, ...]
+    ]  # step label -> epoch time / num_workers=0, per worker count
+    persistent_ratio: float  # 3 epochs with persistent_workers=True / without
+
+    def step_factor(self, label: str) -> float:
+        """The training step as a multiple of the loading time (0 for loading only)."""
+        match = re.search(r"([\d.]+) x load", label)
+        return float(match[1]) if match else 0.0
+
+    def ratio(self, label: str, workers: int) -> float:
+        return self.ratios[label][self.workers.index(workers)]
+
+    def bound(self, label: str, workers: int) -> float:
+        """The best possible ratio: max(S, L / w) / (L + S), w counted up to the number of CPUs."""
+        if workers == 0:
+            return 1.0
+        step = self.step_factor(label)
+        return max(step, 1 / min(workers, self.cpus)) / (1 + step)
+
+    def enough_workers(self, label: str, within: float = 0.03) -> int:
+        """The fewest workers whose ratio is within `within` of the row's best."""
+        best = min(self.ratios[label])
+        return next(w for w in self.workers if self.ratio(label, w) <= best + within)
+
+
+def parse_results(text: str) -> Results:
+    """Parse the text `main` writes (num_workers.txt)."""
+    lines = text.splitlines()
+    cpus = int(re.search(r"(\d+) CPUs$", lines[0])[1])
+    load_ms = float(re.search(r"main process: (\d+(?:\.\d+)?) ms", text)[1])
+    header = next(i for i, line in enumerate(lines) if line.startswith("training step per batch"))
+    workers = tuple(int(w) for w in re.findall(r"workers=(\d+)", lines[header]))
+    ratios = {}
+    for line in lines[header + 1 :]:
+        if not line.strip():
+            break
+        label, values = line[:24].strip(), line[24:].split()
+        ratios[label] = tuple(float(v) for v in values)
+    persistent = float(re.search(r"persistent_workers=True takes ([\d.]+) x", text)[1])
+    return Results(cpus, load_ms, workers, ratios, persistent)
+
+
+def _compare(ratio: float, other: float, other_name: str) -> str:
+    if ratio < other:
+        return f"faster than {other_name}"
+    if ratio > other:
+        return f"slower than {other_name}"
+    return f"as fast as {other_name}"
+
+
+def _workers(n: int) -> str:
+    return f"{n} worker" if n == 1 else f"{n} workers"
+
+
+def render_summary(text: str) -> str:
+    """The Markdown fragment the page embeds: every number in it comes from `text`."""
+    r = parse_results(text)
+    names = {
+        "none (loading only)": "Loading only (no training step)",
+        "short: 0.3 x load": "Short training step (0.3 × loading time)",
+        "long: 3 x load": "Long training step (3 × loading time)",
+    }
+    out = [
+        "<!-- Generated by benchmarks/num_workers.py from num_workers.txt: do not edit. -->",
+        f"In the committed run ({r.cpus} CPUs; loading one batch in the main process took "
+        f"{r.load_ms:.0f} ms), each epoch's time relative to `num_workers=0`, and in brackets "
+        f"the best ratio possible on {r.cpus} CPUs, `max(S, L / w) / (L + S)` with `w` "
+        f"counted up to {r.cpus}:",
+        "",
+    ]
+    for label in r.ratios:
+        parts = []
+        previous = None
+        for w in r.workers[1:]:
+            ratio = r.ratio(label, w)
+            part = f"{_workers(w)}: {ratio:.2f} ({r.bound(label, w):.2f})"
+            if w == 1:
+                part += ", " + _compare(ratio, 1.0, "the main process alone")
+            elif previous is not None:
+                part += ", " + _compare(ratio, r.ratio(label, previous), _workers(previous))
+            parts.append(part)
+            previous = w
+        enough = r.enough_workers(label)
+        out.append(
+            f"- **{names.get(label, label)}**: {'; '.join(parts)}. "
+            f"Fewest workers within 0.03 of the best: {enough}."
         )
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, index: int) -> torch.Tensor:
-        return self.augment(self.photo)
-
-
-def epoch(loader: DataLoader, step_s: float) -> None:
-    for _batch in loader:
-        time.sleep(step_s)  # the training step, running on an accelerator
+    out += [
+        f"- **Worker start-up**: 3 short epochs with `persistent_workers=True` took "
+        f"{r.persistent_ratio:.2f} × the time they took without it.",
+        "",
+    ]
+    return "\n".join(out)
 
 
-# --8<-- [end:pipeline]
+# --- the measurement --------------------------------------------------------------------------
 
 
-def seconds(stmt: str, **names: object) -> float:
+def seconds(stmt: str, epoch, **names: object) -> float:
     """One timing of `stmt` with torch.utils.benchmark (1 torch thread in the main process)."""
     timer = Timer(stmt=stmt, globals={"epoch": epoch, **names}, num_threads=1)
     return timer.timeit(number=1).median
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3, help="rounds over all settings")
-    args = parser.parse_args()
+def measure(repeats: int) -> str:
+    pipeline = load_pipeline()
     # workers=4 on a 2-CPU machine: DataLoader warns "excessive worker creation"; measured anyway.
     warnings.filterwarnings("ignore", message="This DataLoader will create")
     torch.manual_seed(0)
-    dataset = AugmentedPhotos(SAMPLES)
+    dataset = pipeline.AugmentedPhotos(SAMPLES)
     batches = SAMPLES // BATCH_SIZE
     load_avg = os.getloadavg()[0]
 
@@ -97,26 +201,26 @@ def main() -> None:
             persistent_workers=persistent and workers > 0,
         )
 
-    load_per_batch = seconds("epoch(loader, 0.0)", loader=loader(0)) / batches
-    steps = {"none (loading only)": 0.0, "short: 0.3 x load": 0.3, "long: 3 x load": 3.0}
+    def timed(stmt: str, **names: object) -> float:
+        return seconds(stmt, pipeline.epoch, **names)
+
+    load_per_batch = timed("epoch(loader, 0.0)", loader=loader(0)) / batches
     # Round-robin over all settings, `repeats` times; keep each setting's fastest epoch,
     # the least disturbed by other processes on the machine.
     best: dict[tuple[str, int], float] = {}
     fresh = kept = float("inf")
-    for _ in range(args.repeats):
-        for label, factor in steps.items():
+    for _ in range(repeats):
+        for label, factor in STEPS.items():
             for w in WORKERS:
-                t = seconds(
-                    "epoch(loader, step_s)", loader=loader(w), step_s=factor * load_per_batch
-                )
+                t = timed("epoch(loader, step_s)", loader=loader(w), step_s=factor * load_per_batch)
                 best[label, w] = min(best.get((label, w), float("inf")), t)
         three_epochs = "for _ in range(3): epoch(loader, 0.0)"
-        fresh = min(fresh, seconds(three_epochs, loader=loader(2, persistent=False)))
-        kept = min(kept, seconds(three_epochs, loader=loader(2, persistent=True)))
+        fresh = min(fresh, timed(three_epochs, loader=loader(2, persistent=False)))
+        kept = min(kept, timed(three_epochs, loader=loader(2, persistent=True)))
 
     lines = [
         f"machine: {describe_machine()} · {os.cpu_count()} CPUs",
-        f"load average when started: {load_avg:.1f} (fastest of {args.repeats} rounds kept)",
+        f"load average when started: {load_avg:.1f} (fastest of {repeats} rounds kept)",
         f"epoch = {SAMPLES} samples, batch_size {BATCH_SIZE}, {batches} batches; "
         f"loading one batch in the main process: {load_per_batch * 1000:.0f} ms",
         "",
@@ -124,7 +228,7 @@ def main() -> None:
         "steady state: workers already running (persistent_workers=True, after a warm-up epoch)",
         f"{'training step per batch':<24}" + "".join(f"{f'workers={w}':>11}" for w in WORKERS),
     ]
-    for label in steps:
+    for label in STEPS:
         times = [best[label, w] for w in WORKERS]
         lines.append(f"{label:<24}" + "".join(f"{t / times[0]:>11.2f}" for t in times))
     lines += [
@@ -132,11 +236,26 @@ def main() -> None:
         "worker start-up: 3 epochs, num_workers=2, loading only:",
         f"persistent_workers=True takes {kept / fresh:.2f} x the time of persistent_workers=False",
     ]
-    text = "\n".join(lines) + "\n"
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(text, end="")
-    print(f"wrote {OUTPUT}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="rounds over all settings")
+    parser.add_argument(
+        "--summary-only",
+        action="store_true",
+        help=f"only re-render {SUMMARY.name} from the committed {OUTPUT.name}; time nothing",
+    )
+    args = parser.parse_args()
+    if not args.summary_only:
+        text = measure(args.repeats)
+        OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+        OUTPUT.write_text(text, encoding="utf-8")
+        print(text, end="")
+        print(f"wrote {OUTPUT}")
+    SUMMARY.write_text(render_summary(OUTPUT.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote {SUMMARY}")
 
 
 if __name__ == "__main__":

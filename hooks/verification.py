@@ -1,12 +1,18 @@
 """MkDocs hook: show on every page that its code was executed, where and when.
 
-- Under every code block that embeds a snippet: a badge from the latest
-  verification report (.reports/, written by `make test`), or "not verified in
-  this build" where no report exists (a plain `make serve` on a fresh clone).
+- Under every embedded block, one badge line saying how it is checked
+  (docverify.embed_roots): for a snippet that is run, the latest verification
+  report (.reports/, written by `make test`), or "not verified in this build"
+  where no report exists (a plain `make serve` on a fresh clone); for a file a
+  named test validates, that test; for a file shown only, the reason. The built
+  HTML is checked: a code block without exactly one badge line fails the build.
 - Under every page title: the exact command that runs the page's snippets,
   and a link to each snippet file.
-- The Verification page: every snippet with its CPU and GPU status.
-- The Errata page: every Correction box on the site, linked to its page.
+- The Verification page: per page, its "Not verified here" boxes and its
+  snippets' CPU and GPU status; the table of embed roots.
+- The Errata page: every Correction box on the site (not caveats), linked to
+  its page, and the counts of each kind of box (docverify.boxes).
+- The home page: the headline sentence, counted from the embed roots.
 """
 
 from __future__ import annotations
@@ -15,20 +21,45 @@ import html
 import re
 from pathlib import Path
 
-from docverify import verification
-from docverify.embeds import find_embeds, find_fences
+from mkdocs.exceptions import PluginError
+
+from docverify import boxes, embed_roots, verification
+from docverify.embeds import find_embeds, find_fences, page_blocks
 from docverify.snippets import load
 
 ROOT = Path(__file__).resolve().parents[1]
 VERIFICATION_MARKER = "<!-- verification-table -->"
 ERRATA_MARKER = "<!-- errata-list -->"
+HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted (home page)
+ROOTS_MARKER = "<!-- embed-roots-table -->"  # the embed roots and their checks
 _H1 = re.compile(r"^# .+$", re.MULTILINE)
-_CORRECTION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)\s+correction\s+"(?P<title>[^"]+)"')
 
-SECTION_TITLES = {
-    "distributed": "Distributed & performance",
-    "environment": "Environment & tooling",
-}
+# Folder -> section title, from mkdocs.yml's nav (set in on_config): one place to name a section.
+_section_titles: dict[str, str] = {}
+
+
+def section_titles(nav: list | None) -> dict[str, str]:
+    """{"distributed": "Distributed & performance", ...}: each top-level nav section's folder."""
+
+    def pages(item) -> list[str]:
+        if isinstance(item, str):
+            return [item]
+        if isinstance(item, dict):
+            return [p for value in item.values() for p in pages(value)]
+        if isinstance(item, list):
+            return [p for value in item for p in pages(value)]
+        return []
+
+    titles = {}
+    for entry in nav or []:
+        if not isinstance(entry, dict):
+            continue
+        for title, children in entry.items():
+            folders = {p.split("/")[0] for p in pages(children) if "/" in p}
+            if isinstance(children, list) and len(folders) == 1:
+                titles[folders.pop()] = title
+    return titles
+
 
 _reports: dict[str, dict[str, verification.SnippetResult]] = {}
 _source_url = ""
@@ -38,9 +69,16 @@ def on_config(config):
     global _source_url
     # Re-read on every build, so `mkdocs serve` shows a fresh report after `make test`.
     _reports.clear()
-    _reports.update({d: verification.load_results(d) for d in verification.DEVICES})
+    # This checkout's reports (ROOT: mkdocs.yml's folder; hooks/snippet_embeds.py has
+    # checked that docverify comes from this checkout too).
+    reports_dir = ROOT / ".reports"
+    _reports.update(
+        {d: verification.load_results(d, reports_dir, root=ROOT) for d in verification.DEVICES}
+    )
     edit_uri = config.get("edit_uri") or ""
     _source_url = edit_uri.replace("/edit/", "/blob/").removesuffix("docs/")
+    _section_titles.clear()
+    _section_titles.update(section_titles(config.get("nav")))
     return config
 
 
@@ -54,12 +92,26 @@ def _snippet_scripts(embeds) -> list[str]:
     )
 
 
-def badge(snippet: str, reports: dict[str, dict[str, verification.SnippetResult]]) -> str:
-    """One line of HTML saying whether `snippet` passed, on which devices, with which torch."""
+def badge(
+    snippet: str,
+    reports: dict[str, dict[str, verification.SnippetResult]],
+    *,
+    root: Path = ROOT,
+    page_program: str | None = None,
+) -> str:
+    """One line of HTML saying whether `snippet` passed, on which devices, with which torch.
+
+    Only results whose recorded hash matches the file now (and the page program,
+    where one was recorded) count: after an edit the badge says "changed since
+    last verification" until a test run or live verification checks it again.
+    """
     found = {d: reports.get(d, {}).get(snippet) for d in verification.DEVICES}
-    runs = {d: r for d, r in found.items() if r is not None}
-    if not runs:
+    recorded = {d: r for d, r in found.items() if r is not None}
+    if not recorded:
         return '<p class="snippet-badge unverified">not verified in this build</p>'
+    runs = {d: r for d, r in recorded.items() if verification.is_current(r, root, page_program)}
+    if not runs:
+        return changed_badge(recorded)
     failed = [d for d, r in runs.items() if r.outcome != "passed"]
     latest = max(runs.values(), key=lambda r: r.date)
     devices = " + ".join("GPU" if d == "cuda" else "CPU" for d in runs if d not in failed)
@@ -70,23 +122,99 @@ def badge(snippet: str, reports: dict[str, dict[str, verification.SnippetResult]
     else:
         text = f"verified · torch {latest.torch} · {devices} · {latest.date} · {latest.commit}"
         css = "verified"
+    if latest.via != "pytest":
+        text = text.replace(" · ", f" ({latest.via}) · ", 1)
+    stale = [d for d in recorded if d not in runs]
+    if stale:
+        text += " · " + ", ".join(_DEVICE_NAMES[d] for d in stale) + ": changed since last run"
     title = html.escape(f"{latest.machine}; Python {latest.python}", quote=True)
     return f'<p class="snippet-badge {css}" title="{title}">{html.escape(text)}</p>'
 
 
+_DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
+
+
+def changed_badge(recorded: dict[str, verification.SnippetResult]) -> str:
+    """The file changed since every recorded run: say so, and what the last run was."""
+    latest = max(recorded.values(), key=lambda r: r.date)
+    failed = [_DEVICE_NAMES[d] for d, r in recorded.items() if r.outcome != "passed"]
+    last = f"last run FAILED on {', '.join(failed)}" if failed else "last verified"
+    devices = " + ".join(_DEVICE_NAMES[d] for d in recorded)
+    text = (
+        f"changed since last verification · {last} · torch {latest.torch} · {devices} "
+        f"· {latest.date} · {latest.commit}"
+    )
+    title = html.escape("run `make test` (or save it under `make serve`) to verify it", quote=True)
+    return f'<p class="snippet-badge changed" title="{title}">{html.escape(text)}</p>'
+
+
 def add_badges(page: str, markdown: str, reports) -> str:
+    """One badge line under every embedded block: each code block, each bare prose embed.
+
+    The badge says the block's kind of check (docverify.embed_roots): the
+    verification report's line for a snippet that is run, the named test for a
+    validated file, the reason for a file that is shown only.
+    """
     lines = markdown.splitlines()
-    # Bottom-up, so that inserted lines do not move fences still to visit.
-    for fence in reversed(find_fences(page, markdown)):
+    program = _page_program(page, markdown, reports)
+    inserts: list[tuple[int, str, list[str]]] = []  # (0-based index to insert at, indent, badges)
+    for fence in find_fences(page, markdown):
         embeds, _ = find_embeds(page, "\n".join(fence.body))
-        snippets = _snippet_scripts(embeds)
-        if not snippets:
-            continue
+        files = sorted({e.path for e in embeds})
+        if not files:
+            continue  # the embed contract refuses a code block that embeds nothing
         indent = re.match(r"[ \t]*", lines[fence.line - 1]).group(0)
         close_index = fence.line + len(fence.body)  # 0-based index of the closing fence
-        badges = [indent + badge(s, reports) for s in snippets]
-        lines[close_index + 1 : close_index + 1] = ["", *badges, ""]
+        badges = [block_badge(f, reports, page_program=program) for f in files]
+        inserts.append((close_index + 1, indent, badges))
+    for line, path, in_fence in page_blocks(page, markdown):
+        if not in_fence:  # a generated fragment in the prose: the badge follows it
+            indent = re.match(r"[ \t]*", lines[line - 1]).group(0)
+            inserts.append((line, indent, [block_badge(path, reports, page_program=program)]))
+    # Bottom-up, so that inserted lines do not move blocks still to visit.
+    for at, indent, badges in sorted(inserts, reverse=True):
+        lines[at:at] = ["", *(indent + (_nested(b) if indent else b) for b in badges), ""]
     return "\n".join(lines) + "\n"
+
+
+def _nested(badge_html: str) -> str:
+    """The badge as a <span>: inside a box or a tab, Markdown wraps raw HTML in a paragraph,
+    and a <p> inside a <p> is invalid HTML (the browser splits it into empty paragraphs)."""
+    return re.sub(r"</p>$", "</span>", re.sub(r"^<p ", "<span ", badge_html))
+
+
+def _code_html(text: str) -> str:
+    """Escape, and render `code` spans (badges are raw HTML: Markdown is not applied)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def block_badge(path: str, reports, *, page_program: str | None = None) -> str:
+    """The badge line for one embedded file, by the kind of its embed root."""
+    root = embed_roots.root_of(path)
+    if root is None:  # hooks/snippet_embeds.py has already failed the build
+        return f'<p class="snippet-badge failed">undeclared embed root: {html.escape(path)}</p>'
+    if root.kind == embed_roots.RUN:
+        return badge(path, reports, page_program=page_program)
+    if root.kind == embed_roots.SHOWN:
+        return f'<p class="snippet-badge shown">shown only, not run: {_code_html(root.reason)}</p>'
+    check = f"validated by <code>{html.escape(root.check)}</code>"
+    if any(root.check in device for device in reports.values()):
+        # The check is a snippet the suite runs: its latest outcome is in the report.
+        ran = re.match(r'<p class="snippet-badge (\w+)"(.*?)>(.*)</p>$', badge(root.check, reports))
+        return f'<p class="snippet-badge {ran[1]}"{ran[2]}>{check} · {ran[3]}</p>'
+    return f'<p class="snippet-badge tested">{check}: {_code_html(root.reason)}</p>'
+
+
+def _page_program(page: str, markdown: str, reports) -> str | None:
+    """The page program, only when some result recorded its hash (else None: not compared)."""
+    if not any(r.page_program_sha256 for device in reports.values() for r in device.values()):
+        return None
+    from docverify.page_program import page_program
+
+    try:
+        return page_program(page, markdown, ROOT)
+    except (OSError, ValueError, StopIteration):
+        return None  # a broken embed: the embed check reports it
 
 
 # --- how to run it ---------------------------------------------------------------------
@@ -117,25 +245,55 @@ def add_run_instructions(page: str, markdown: str) -> str:
 # --- generated pages -----------------------------------------------------------------------
 
 
-def verification_table(reports) -> str:
+def page_statements(docs_dir: Path) -> dict[str, tuple[list[str], int]]:
+    """docs-relative page -> (snippet scripts it embeds, its "Not verified here" boxes)."""
+    found = {}
+    for page, markdown in _box_pages(docs_dir):
+        embeds, _ = find_embeds(page, markdown)
+        run = embed_roots.RUN
+        scripts = sorted(
+            {e.path for e in embeds if (r := embed_roots.root_of(e.path)) and r.kind == run}
+        )
+        unverified = boxes.count_boxes(markdown)[boxes.UNVERIFIED]
+        if scripts or unverified:
+            found[page] = (scripts, unverified)
+    return found
+
+
+def verification_table(reports, docs_dir: Path | None = None) -> str:
+    """Per page: how many statements sit in "Not verified here" boxes, and its snippets' runs."""
+    pages = page_statements(docs_dir or ROOT / "docs")
     snippets = sorted({s for device in reports.values() for s in device})
-    if not snippets:
-        return "No verification report in this build: run `make test` to produce one."
+    note = [] if snippets else ["No verification report in this build: run `make test`.", ""]
     rows = [
-        "| snippet | sections | CPU | GPU |",
-        "|---|---|---|---|",
+        *note,
+        "| page | not verified here | snippet | sections | CPU | GPU |",
+        "|---|---|---|---|---|---|",
     ]
 
     def cell(result: verification.SnippetResult | None) -> str:
         if result is None:
             return "not run"
         mark = "passed" if result.outcome == "passed" else "**FAILED**"
+        if not verification.is_current(result, ROOT):
+            mark += " (file changed since)"
         return f"{mark} · {result.date} · {result.duration_s:.2f} s"
 
-    for snippet in snippets:
+    def snippet_cells(snippet: str) -> str:
         cpu, gpu = (reports.get(d, {}).get(snippet) for d in verification.DEVICES)
+        if cpu is None and gpu is None:
+            return f"`{snippet}` | | not run | not run"
         sections = ", ".join((cpu or gpu).sections) or "(whole file)"
-        rows.append(f"| `{snippet}` | {sections} | {cell(cpu)} | {cell(gpu)} |")
+        return f"`{snippet}` | {sections} | {cell(cpu)} | {cell(gpu)}"
+
+    for page, (scripts, unverified) in pages.items():
+        for i, snippet in enumerate(scripts or [""]):
+            first = f"[{page}]({page}) | {unverified}" if i == 0 else " | "
+            cells = snippet_cells(snippet) if snippet else "(no snippet) | | |"
+            rows.append(f"| {first} | {cells} |")
+    shown = {s for scripts, _ in pages.values() for s in scripts}
+    for snippet in (s for s in snippets if s not in shown):
+        rows.append(f"| (no page) | | {snippet_cells(snippet)} |")
     environments = sorted(
         {
             f"- **{'GPU' if r.device == 'cuda' else 'CPU'}** run: torch {r.torch}, "
@@ -147,34 +305,79 @@ def verification_table(reports) -> str:
     return "\n".join([*rows, "", "Environments the latest runs used:", "", *environments])
 
 
-def corrections(docs_dir: Path) -> list[tuple[str, str, str]]:
-    """(page, title, first body line) for every Correction box, in page order."""
-    found = []
+def roots_table(docs_dir: Path) -> str:
+    """Every embed root with its kind of check and how many blocks the site embeds from it."""
+    used: dict[str, int] = {}
+    for block in embed_roots.blocks(docs_dir):
+        if block.root:
+            used[block.root.pattern] = used.get(block.root.pattern, 0) + 1
+    rows = ["| embedded from | kind of check | by | what | blocks |", "|---|---|---|---|---|"]
+    for root in embed_roots.ROOTS:
+        by = f"`{root.check}`" if root.check else ""
+        kind = embed_roots.KIND_WORDS[root.kind]
+        reason = root.reason.replace("|", "\\|")
+        rows.append(
+            f"| `{root.pattern}` | {kind} | {by} | {reason} | {used.get(root.pattern, 0)} |"
+        )
+    return "\n".join(rows)
+
+
+def _box_pages(docs_dir: Path):
+    """(docs-relative page, markdown) of every page whose boxes count (not the generated ones)."""
     for md in sorted(docs_dir.rglob("*.md")):
         page = md.relative_to(docs_dir).as_posix()
-        if page == "errata.md":
-            continue
-        lines = md.read_text(encoding="utf-8").splitlines()
-        for i, line in enumerate(lines):
-            match = _CORRECTION.match(line)
-            if not match:
-                continue
-            body = next((b.strip() for b in lines[i + 1 :] if b.strip()), "")
-            found.append((page, match["title"], body))
-    return found
+        if page != "errata.md":
+            yield page, md.read_text(encoding="utf-8")
+
+
+def corrections(docs_dir: Path) -> list[tuple[str, str, str]]:
+    """(page, title, 原文 quote) for every Correction box, in page order (not caveats)."""
+    return [
+        (page, box.title or "", boxes.quote_prefix(box.first_paragraph))
+        for page, markdown in _box_pages(docs_dir)
+        for box in boxes.find_boxes(page, markdown)
+        if box.kind == boxes.CORRECTION
+    ]
+
+
+def box_counts(docs_dir: Path) -> dict[str, int]:
+    """How many boxes of each kind (correction, caveat, unverified) the site has."""
+    total = {kind: 0 for kind in boxes.TITLE_PREFIX}
+    for _, markdown in _box_pages(docs_dir):
+        for kind, n in boxes.count_boxes(markdown).items():
+            total[kind] += n
+    return total
+
+
+def box_count_sentence(docs_dir: Path) -> str:
+    """The Errata page's counts of each kind of box, computed at build time."""
+    n = box_counts(docs_dir)
+
+    def many(count: int, one: str, several: str) -> str:
+        return f"{count} {one if count == 1 else several}"
+
+    return (
+        f"This build finds {many(n[boxes.CORRECTION], 'Correction box', 'Correction boxes')} "
+        "(the notes were wrong or outdated: listed below), "
+        f"{many(n[boxes.CAVEAT], 'Caveat box', 'Caveat boxes')} "
+        "(the notes were right but incomplete: not errata, they stay on their pages) and "
+        f"{many(n[boxes.UNVERIFIED], '“Not verified here” box', '“Not verified here” boxes')} "
+        "(statements this machine cannot check; the [Verification](verification.md) page "
+        "counts them per page)."
+    )
 
 
 def errata_list(docs_dir: Path) -> str:
     items = corrections(docs_dir)
+    lines = [box_count_sentence(docs_dir), ""]
     if not items:
-        return "No corrections yet."
-    lines = [f"{len(items)} claims of the original notes were wrong or outdated.", ""]
+        return "\n".join([*lines, "No corrections yet."])
     section = None
     for page, title, body in items:
         folder = page.split("/")[0] if "/" in page else "Home"
         if folder != section:
             section = folder
-            lines += ["", f"## {SECTION_TITLES.get(folder, folder.capitalize())}", ""]
+            lines += ["", f"## {_section_titles.get(folder, folder.capitalize())}", ""]
         lines.append(f"- **[{title}]({page})**  \n  {body}")
     return "\n".join(lines)
 
@@ -185,8 +388,23 @@ def errata_list(docs_dir: Path) -> str:
 def on_page_markdown(markdown, page, config, files):
     src = page.file.src_uri
     if VERIFICATION_MARKER in markdown:
-        markdown = markdown.replace(VERIFICATION_MARKER, verification_table(_reports))
+        markdown = markdown.replace(
+            VERIFICATION_MARKER, verification_table(_reports, Path(config["docs_dir"]))
+        )
     if ERRATA_MARKER in markdown:
         markdown = markdown.replace(ERRATA_MARKER, errata_list(Path(config["docs_dir"])))
+    if HEADLINE_MARKER in markdown:
+        found = embed_roots.blocks(Path(config["docs_dir"]))
+        markdown = markdown.replace(HEADLINE_MARKER, embed_roots.headline(found))
+    if ROOTS_MARKER in markdown:
+        markdown = markdown.replace(ROOTS_MARKER, roots_table(Path(config["docs_dir"])))
     markdown = add_run_instructions(f"docs/{src}", markdown)
     return add_badges(f"docs/{src}", markdown, _reports)
+
+
+def on_post_page(output, page, config):
+    # Checked on the built HTML: every code block on the site has exactly one badge line.
+    problems = embed_roots.badge_problems(f"docs/{page.file.src_uri}", output)
+    if problems:
+        raise PluginError("Code blocks without exactly one badge:\n  " + "\n  ".join(problems))
+    return output

@@ -3,24 +3,36 @@
 - The error page can be found by pasting the error: its prose holds the exact
   message the snippet's `#>` line shows (the site search indexes prose).
 - Generated pictures stay small, and every picture a Data page links exists.
-- The shared photo helper gives the documented size, fresh copies, and fails
-  loudly on mismatched titles.
+- The transform pages each define `sample_photo()` on the page (issue 13: no
+  shared helper); the definitions must stay identical, so every page shows
+  the same photo.
+- The figure-only grid helper (snippets/data/_image_grid.py) fails loudly on
+  mismatched titles.
+- The pinned-memory page says its `SimpleCustomBatch` is the notes' code with
+  `strict=True` added to `zip`: compared with the notes here.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import re
+import sys
 
 import pytest
+from PIL import Image
 
+from docverify import boxes
+from docverify.embeds import read_sections
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
-from ptnotes.data_images import sample_photo, save_image_grid
 
 DATA_DOCS = DOCS_DIR / "data"
+DATA_SNIPPETS = REPO_ROOT / "snippets" / "data"
 DATA_FIGURES = GENERATED_DIR / "data"
 MAX_PNG_BYTES = 150_000
-ERROR_PAGE = DATA_DOCS / "batch-size-error.md"
-ERROR_SNIPPET = REPO_ROOT / "snippets" / "data" / "batch-size-error.py"
+ERROR_PAGE = DATA_DOCS / "batch_size_error.md"
+ERROR_SNIPPET = DATA_SNIPPETS / "batch_size_error.py"
+PHOTO_PAGES = ["to_tensor", "normalize", "spatial", "color_jitter", "compose_v2"]
 
 
 def test_error_page_prose_holds_the_printed_error() -> None:
@@ -47,15 +59,70 @@ def test_linked_pictures_exist(page) -> None:
         assert (page.parent / target).resolve().is_file(), f"{page.name}: missing picture {target}"
 
 
-def test_sample_photo_size_and_copies() -> None:
-    photo = sample_photo()
-    assert (photo.mode, photo.size) == ("RGB", (128, 150))
-    assert sample_photo(64).size == (64, 75)
-    photo.putpixel((0, 0), (1, 2, 3))
-    assert sample_photo().getpixel((0, 0)) != (1, 2, 3)  # callers get their own copy
+def _function_source(path, name: str) -> str:
+    source = path.read_text(encoding="utf-8")
+    node = next(
+        n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    return ast.get_source_segment(source, node)
 
 
-def test_image_grid_needs_one_title_per_image() -> None:
+def test_every_photo_page_defines_the_same_sample_photo_in_its_setup() -> None:
+    sources = {}
+    for name in PHOTO_PAGES:
+        path = DATA_SNIPPETS / f"{name}.py"
+        text = path.read_text(encoding="utf-8")
+        setup = next(s for s in read_sections(path, text) if s.name == "setup")
+        segment = "\n".join(text.splitlines()[setup.start_line : setup.end_line - 1])
+        assert "def sample_photo(" in segment, f"{path.name}: sample_photo is not in `setup`"
+        sources[name] = _function_source(path, "sample_photo")
+    first = sources[PHOTO_PAGES[0]]
+    differ = [name for name, source in sources.items() if source != first]
+    assert not differ, f"sample_photo differs from {PHOTO_PAGES[0]}.py's in: {differ}"
+
+
+@pytest.fixture
+def image_grid():
+    spec = importlib.util.spec_from_file_location("_image_grid", DATA_SNIPPETS / "_image_grid.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("_image_grid", None)
+
+
+def test_image_grid_needs_one_title_per_image(image_grid) -> None:
+    photo = Image.new("RGB", (4, 3))
     with pytest.raises(ValueError, match="2 images but 1 titles"):
-        save_image_grid([sample_photo(), sample_photo()], ["one"], "data/never-written")
+        image_grid.save_image_grid([photo, photo], ["one"], "data/never-written")
     assert not (DATA_FIGURES / "never-written.png").exists()
+
+
+def _code_lines(code: str) -> list[str]:
+    """Statements only: no blank lines, comments or docstrings; `strict=True` removed."""
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            body.pop(0)  # a docstring
+        if isinstance(node, ast.Call):
+            node.keywords = [k for k in node.keywords if k.arg != "strict"]
+    return ast.unparse(tree).splitlines()
+
+
+def test_custom_batch_is_the_notes_code_with_strict_zip() -> None:
+    if not boxes.SEEDS_DIR.is_dir():
+        pytest.skip(f"the original notes are not at {boxes.SEEDS_DIR} (set NOTES_SEEDS_DIR)")
+    notes = next(
+        p.read_text(encoding="utf-8")
+        for p in sorted(boxes.SEEDS_DIR.iterdir())
+        if "class SimpleCustomBatch" in p.read_text(encoding="utf-8")
+    )
+    start = notes.index("class SimpleCustomBatch")
+    notes_code = notes[start : notes.index("inps = torch.arange", start)]
+    path = DATA_SNIPPETS / "pinned_memory.py"
+    text = path.read_text(encoding="utf-8")
+    section = next(s for s in read_sections(path, text) if s.name == "custom-batch")
+    shown = "\n".join(text.splitlines()[section.start_line : section.end_line - 1])
+    assert "zip(*data, strict=True)" in shown
+    assert _code_lines(shown) == _code_lines(notes_code)

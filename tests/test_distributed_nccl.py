@@ -37,7 +37,7 @@ def test_ddp_train_runs_with_nccl_on_two_gpus(tmp_path: Path) -> None:
     printed = result.rank_output(0)
     assert f"backend=nccl world_size={ranks}" in printed
     for fact in [
-        "parameters broadcast from rank 0 when wrapping: True",
+        "parameters and buffers broadcast from rank 0 when wrapping: True",
         "parameters identical on all ranks after training: True",
         "disjoint True, covering True",
     ]:

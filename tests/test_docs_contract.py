@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from docverify import boxes
 from docverify import snippets as snippet_file
+from docverify.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping, root_of
 from docverify.embeds import Embed, find_embeds, page_problems
 from docverify.paths import DOCS_DIR, REPO_ROOT
 
-PAGES = sorted(DOCS_DIR.rglob("*.md"))
+# Markdown under docs/assets/ is a generated fragment embedded into a page, not a page.
+PAGES = sorted(p for p in DOCS_DIR.rglob("*.md") if "assets" not in p.relative_to(DOCS_DIR).parts)
 
 
 def _rel(path: Path) -> str:
@@ -106,11 +109,11 @@ def test_hand_written_code_in_a_page_is_reported_with_page_and_line(tmp_path: Pa
 def test_missing_file_or_section_is_reported_with_page_and_line() -> None:
     markdown = (
         '```python\n--8<-- "snippets/tensors/reshape.py:no-such-section"\n```\n\n'
-        '```python\n--8<-- "snippets/nowhere.py"\n```\n'
+        '```python\n--8<-- "snippets/tensors/nowhere.py"\n```\n'
     )
     assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
         "docs/p.md:2: snippets/tensors/reshape.py has no section `no-such-section`",
-        "docs/p.md:6: embedded file snippets/nowhere.py does not exist",
+        "docs/p.md:6: embedded file snippets/tensors/nowhere.py does not exist",
     ]
 
 
@@ -121,9 +124,85 @@ def test_line_range_embeds_are_refused() -> None:
     assert problems and problems[0].startswith('docs/p.md:2: use --8<-- "path"')
 
 
+# --- embed roots: where a page may embed from, and how that is checked ------------------------
+
+
+def test_an_embed_from_an_undeclared_root_is_reported_with_page_and_line() -> None:
+    # pyproject.toml exists, so only the missing root declaration is wrong.
+    markdown = 'Intro\n\n```toml\n--8<-- "pyproject.toml"\n```\n\n--8<-- "Makefile"\n'
+    assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
+        "docs/p.md:4: pyproject.toml is not under a declared embed root; add its root, "
+        "with its kind of check, to ROOTS in src/docverify/embed_roots.py",
+        "docs/p.md:7: Makefile is not under a declared embed root; add its root, "
+        "with its kind of check, to ROOTS in src/docverify/embed_roots.py",
+    ]
+
+
+def test_a_code_block_embeds_exactly_one_file() -> None:
+    # One badge line per block: a block showing two files (or none) has no single check.
+    two = (
+        '```python\n--8<-- "snippets/tensors/reshape.py:view"\n'
+        '--8<-- "snippets/tensors/shapes.py:size"\n```\n'
+    )
+    problems = page_problems("docs/p.md", two, REPO_ROOT)
+    assert problems == [
+        "docs/p.md:1: a code block embeds exactly one file (one badge per block), this one "
+        "embeds 2: ['snippets/tensors/reshape.py', 'snippets/tensors/shapes.py']"
+    ]
+    assert page_problems("docs/p.md", "```python\n```\n", REPO_ROOT) == [
+        "docs/p.md:1: a code block embeds exactly one file (one badge per block), this one "
+        "embeds 0: []"
+    ]
+    sections = (
+        '```python\n--8<-- "snippets/tensors/reshape.py:view"\n'
+        '--8<-- "snippets/tensors/reshape.py:clone"\n```\n'
+    )
+    assert page_problems("docs/p.md", sections, REPO_ROOT) == []
+
+
+def test_every_embed_is_claimed_by_exactly_one_root() -> None:
+    embeds = _all_embeds()
+    assert not [e.where for e in embeds if root_of(e.path) is None]
+    problems = overlapping(sorted({e.path for e in embeds}))
+    assert not problems, "\n".join(problems)
+
+
+def test_root_globs_match_by_folder() -> None:
+    assert EmbedRoot("snippets/*/[!_]*.py", SHOWN).matches("snippets/tensors/reshape.py")
+    assert not EmbedRoot("snippets/*/[!_]*.py", SHOWN).matches("snippets/tensors/_helper.py")
+    assert not EmbedRoot("snippets/*/[!_]*.py", SHOWN).matches("snippets/a/b/c.py")
+    deep = EmbedRoot("docs/assets/generated/**/*_summary.md", SHOWN)
+    assert deep.matches("docs/assets/generated/data/x_summary.md")
+    assert deep.matches("docs/assets/generated/x_summary.md")
+    assert not deep.matches("docs/assets/generated/data/x_summary.txt")
+
+
+@pytest.mark.parametrize("root", ROOTS, ids=lambda r: r.pattern)
+def test_every_root_names_its_check(root: EmbedRoot) -> None:
+    # run / tested: the test or snippet that checks it exists; shown: a reason to display.
+    assert root.kind in ("run", "tested", "shown"), root
+    if root.kind == SHOWN:
+        assert root.reason.strip(), f"{root.pattern}: a shown-only root says why on the page"
+        return
+    assert root.check, f"{root.pattern}: name the test or snippet that checks it"
+    used = any(root.matches(e.path) for e in _all_embeds())
+    if used:  # a root declared ahead of its first embed may name a test still to be written
+        assert (REPO_ROOT / root.check).is_file(), f"{root.pattern}: {root.check} does not exist"
+
+
+def test_exact_path_roots_are_still_embedded() -> None:
+    # A root naming one file that no page embeds any more is a stale line in the table.
+    embedded = {e.path for e in _all_embeds()}
+    stale = [
+        r.pattern for r in ROOTS if not set("*?[") & set(r.pattern) and r.pattern not in embedded
+    ]
+    assert not stale, f"embed roots no page uses (remove them from embed_roots.ROOTS): {stale}"
+
+
+# --- boxes: corrections, caveats, "Not verified here" ---------------------------------------
+
 CONTENT_PAGES = [p for p in PAGES if not _is_index_or_generated(p)]
 SECTION_INDEXES = sorted(DOCS_DIR.glob("*/index.md"))
-_CORRECTION_TITLE = re.compile(r'^(?:!!!|\?\?\?\+?) correction "Correction: .+"$')
 
 
 @pytest.mark.parametrize("page", CONTENT_PAGES, ids=_rel)
@@ -138,15 +217,94 @@ def test_content_page_has_tags_and_chinese_search_terms(page: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("page", CONTENT_PAGES, ids=_rel)
-def test_corrections_quote_the_original(page: Path) -> None:
-    # The Errata page shows each box's first line: it must be the original claim.
-    lines = page.read_text(encoding="utf-8").splitlines()
-    for i, line in enumerate(lines):
-        if re.match(r"\s*(?:!!!|\?\?\?)\+? correction", line):
-            assert _CORRECTION_TITLE.match(line.strip()), f"{_rel(page)}:{i + 1}: malformed title"
-            body = next(b.strip() for b in lines[i + 1 :] if b.strip())
-            assert body.startswith("原文"), f"{_rel(page)}:{i + 1}: first line must quote 原文"
+@pytest.mark.parametrize("page", PAGES, ids=_rel)
+def test_boxes_are_well_formed(page: Path) -> None:
+    # Titles name the kind; corrections and caveats quote 原文; unverified says Why / Checked instead.
+    problems = boxes.box_problems(_rel(page), page.read_text(encoding="utf-8"))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="session")
+def seeds() -> dict[str, str]:
+    if not boxes.SEEDS_DIR.is_dir():
+        pytest.skip(f"the original notes are not at {boxes.SEEDS_DIR} (set NOTES_SEEDS_DIR)")
+    return boxes.load_seeds()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_rel)
+def test_quotes_of_the_notes_are_verbatim(page: Path, seeds: dict[str, str]) -> None:
+    # Every 原文 quote and every 「...」 occurs in the notes: whitespace may differ, words not.
+    problems = boxes.quote_problems(_rel(page), page.read_text(encoding="utf-8"), seeds)
+    assert not problems, "\n".join(problems)
+
+
+NOTES = {"notes.txt": boxes._squash("x.sum, x.prod()  # 求和、求所有元素点积\n默认bias=Flase。")}
+
+
+def _problems(markdown: str) -> list[str]:
+    return boxes.box_problems("docs/p.md", markdown) + boxes.quote_problems(
+        "docs/p.md", markdown, NOTES
+    )
+
+
+def test_a_changed_word_in_a_quote_is_reported_with_page_and_line() -> None:
+    markdown = (
+        "# T\n\n"
+        '!!! correction "Correction: sum"\n'
+        "    原文: `x.sum, x.prod()  # 求和、求所有元素乘积` (*sums*).\n"
+    )
+    assert _problems(markdown) == [
+        "docs/p.md:4: quote not verbatim from the notes "
+        f"({boxes.SEEDS_DIR}; whitespace may differ, words may not): "
+        "'x.sum, x.prod()  # 求和、求所有元素乘积'"
+    ]
+    # A typo silently fixed in prose is a changed word too.
+    assert _problems("The notes say 「默认bias=False。」.\n") == [
+        "docs/p.md:1: quote not verbatim from the notes "
+        f"({boxes.SEEDS_DIR}; whitespace may differ, words may not): '默认bias=False。'"
+    ]
+
+
+def test_a_quote_may_wrap_and_omit_but_not_change() -> None:
+    wrapped = (
+        '!!! caveat "Caveat: sum"\n'
+        "    原文: 「求和、\n    求所有元素点积」 / `x.sum, ... x.prod()` (*sums*); 「默认bias=Flase。」\n"
+        "    (sic: `Flase`).\n"
+    )
+    assert _problems(wrapped) == []
+
+
+def test_box_form_is_enforced() -> None:
+    markdown = "\n".join(
+        [
+            '!!! caveat "Correction: wrong kind in the title"',
+            "    原文: 「求和」",
+            "",
+            '!!! correction "Correction: no quote"',
+            "    The notes say something.",
+            "",
+            '!!! correction "Correction: empty quote"',
+            "    原文: the notes say something.",
+            "",
+            '!!! unverified "Not verified here: two GPUs"',
+            "    **Why:** one CPU here.",
+            "",
+            '!!! unverified "Not verified here: complete"',
+            "    **Why:** needs two GPUs. **Checked instead:** the same script with gloo.",
+            "",
+            '!!! caveats "Caveat: misspelled type"',
+            "    原文: 「求和」",
+        ]
+    )
+    assert boxes.box_problems("docs/p.md", markdown) == [
+        'docs/p.md:1: a caveat box is titled "Caveat: <short>"',
+        "docs/p.md:5: a correction box starts its body with `原文: `",
+        "docs/p.md:8: `原文:` must be followed by the quote, in 「」 or in backticks",
+        "docs/p.md:10: a Not verified here box says `Why:` it cannot be checked here and what "
+        "was `Checked instead:`; missing Checked instead:",
+        "docs/p.md:16: unknown box type `caveats`; use correction, caveat, unverified or one "
+        "of Material's types",
+    ]
 
 
 @pytest.mark.parametrize("index", SECTION_INDEXES, ids=_rel)

@@ -1,8 +1,11 @@
 """environment-setup/ reproduces requirements.txt: same Python, same pins, valid files.
 
-requirements.txt is the single source of truth; the conda environment files must
-pin exactly the same versions (torch/torchvision may carry the build label of
-their variant). A drift fails here, naming the package.
+requirements.txt is the single source of truth. The conda environment file must
+install exactly the verified build: the same packages at the same versions, from
+PyPI (no other package index, no build label such as `+cpu`), with the Python
+series of pyproject.toml. A drift fails here, naming the package. The conda page
+(snippets/environment/conda.py) checks the same pins against the installed
+distributions; this file adds the YAML structure and the failure messages.
 """
 
 from __future__ import annotations
@@ -12,28 +15,94 @@ import re
 import shutil
 import subprocess
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
 from docverify.paths import REPO_ROOT
-from ptnotes.environment_files import (
-    ENVIRONMENT_SETUP,
-    REQUIREMENTS,
-    CondaEnvironment,
-    pin_drift,
-    read_conda_environment,
-    read_requirements,
-)
 
-CPU_INDEX = "https://download.pytorch.org/whl/cpu"
-# file -> build label torch and torchvision must carry in it (None: the PyPI wheel).
-VARIANTS = {
-    "environment.yml": "cpu",
-    "environment-cuda.yml": None,
-}
+REQUIREMENTS = REPO_ROOT / "requirements.txt"
+ENVIRONMENT_SETUP = REPO_ROOT / "environment-setup"
 ENV_FILES = sorted(ENVIRONMENT_SETUP.glob("*.yml"))
+_PIN = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(?P<version>[^\s;#]+)\s*$")
+
+
+def _key(name: str) -> str:
+    """Package names compare as PyPI does (PEP 503): case and `-_.` do not matter."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _pin(line: str) -> tuple[str, str] | None:
+    """`name==version` -> (normalised name, version); anything else -> None."""
+    match = _PIN.match(line.strip())
+    return (_key(match["name"]), match["version"]) if match else None
+
+
+def read_requirements(path: Path = REQUIREMENTS) -> dict[str, str]:
+    """Every pin of a requirements file, following `-r other.txt` (relative to the file)."""
+    pins = {}
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("-r "):
+            pins |= read_requirements(path.parent / line.removeprefix("-r ").strip())
+            continue
+        if not line or line.startswith("-"):
+            continue  # blank, comment, `-e .` or another pip option
+        pin = _pin(line)
+        assert pin, f"{path}: not an exact pin (name==version): {line!r}"
+        pins[pin[0]] = pin[1]
+    return pins
+
+
+@dataclass(frozen=True)
+class CondaEnvironment:
+    name: str
+    data: dict
+    channels: list[str]
+    conda_deps: list[str]  # e.g. ["python=3.11", "pip"]
+    pip_options: list[str]  # e.g. ["--extra-index-url https://..."]
+    pip_pins: dict[str, str]  # normalised name -> version as written (with any +label)
+    pip_other: list[str]  # e.g. ["-e .."]
+
+
+def read_conda_environment(path: Path) -> CondaEnvironment:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict), f"{path.name}: top level must be a mapping"
+    for key in ("name", "channels", "dependencies"):
+        assert key in data, f"{path.name}: missing required key `{key}`"
+    conda_deps, pip_section = [], None
+    for dep in data["dependencies"]:
+        if isinstance(dep, dict):
+            assert set(dep) == {"pip"} and isinstance(dep["pip"], list), dep
+            pip_section = [str(item) for item in dep["pip"]]
+        else:
+            conda_deps.append(str(dep))
+    assert pip_section is not None, f"{path.name}: no `pip:` section under dependencies"
+    options = [item for item in pip_section if item.startswith("--")]
+    pins = dict(p for item in pip_section if (p := _pin(item)))
+    other = [item for item in pip_section if not item.startswith("--") and not _pin(item)]
+    return CondaEnvironment(
+        str(data["name"]), data, data["channels"], conda_deps, options, pins, other
+    )
+
+
+def pin_drift(requirements: dict[str, str], env: CondaEnvironment, file_name: str) -> list[str]:
+    """Every difference between requirements.txt and an environment file's pip pins."""
+    problems = []
+    for key, want in requirements.items():
+        got = env.pip_pins.get(key)
+        if got is None:
+            problems.append(f"{key}: pinned {want} in requirements.txt, missing in {file_name}")
+        elif got != want:
+            problems.append(f"{key}: requirements.txt pins {want}, {file_name} pins {key}=={got}")
+    problems += [
+        f"{key}: pinned in {file_name} but not in requirements.txt"
+        for key in env.pip_pins
+        if key not in requirements
+    ]
+    return problems
 
 
 def _python_series() -> str:
@@ -44,62 +113,63 @@ def _python_series() -> str:
     return match[1]
 
 
-def _load(name: str) -> CondaEnvironment:
-    return read_conda_environment(ENVIRONMENT_SETUP / name)
-
-
-def test_every_environment_file_has_a_declared_variant() -> None:
-    assert sorted(p.name for p in ENV_FILES) == sorted(VARIANTS)
+def test_one_environment_file() -> None:
+    # One file, the verified build: a second variant (e.g. `+cpu` wheels) would be
+    # a build the suite never runs.
+    assert [p.name for p in ENV_FILES] == ["environment.yml"]
 
 
 def test_requirements_are_exact_pins() -> None:
     pins = read_requirements()
     assert {"torch", "torchvision"} <= set(pins)
-    assert all(pin.local is None for pin in pins.values()), "requirements.txt pins no build label"
+    assert all("+" not in version for version in pins.values()), "no build label"
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_environment_file_structure(name: str) -> None:
-    data = yaml.safe_load((ENVIRONMENT_SETUP / name).read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    for key in ("name", "channels", "dependencies"):
-        assert key in data, f"{name}: missing required key `{key}`"
-    env = _load(name)
-    assert env.conda_spec("python") == _python_series(), (
-        f"{name}: python must be {_python_series()} as in pyproject.toml"
+@pytest.mark.parametrize("path", ENV_FILES, ids=lambda p: p.name)
+def test_environment_file_structure(path: Path) -> None:
+    env = read_conda_environment(path)
+    pythons = [d for d in env.conda_deps if re.match(r"^python\s*=", d)]
+    assert pythons == [f"python={_python_series()}"], (
+        f"{path.name}: python must be {_python_series()} as in pyproject.toml, got {pythons}"
     )
-    assert any(dep == "pip" for dep in env.conda_deps), f"{name}: conda must install pip"
+    assert "pip" in env.conda_deps, f"{path.name}: conda must install pip"
     # PyTorch comes from pip, exactly pinned; never from a conda channel.
     conda_torch = [d for d in env.conda_deps if re.match(r"^(py)?torch", d)]
-    assert not conda_torch, f"{name}: PyTorch must not come from conda: {conda_torch}"
-    assert "pytorch" not in env.channels, f"{name}: the pytorch channel stopped at 2.5"
-    for item in env.pip_other:
-        assert "torch" not in item, f"{name}: unpinned torch entry in the pip section: {item!r}"
-    assert {"torch", "torchvision"} <= set(env.pip_pins), f"{name}: torch/torchvision not pinned"
-    assert env.pip_other == ("-e ..",), f"{name}: unexpected pip entries {env.pip_other}"
+    assert not conda_torch, f"{path.name}: PyTorch must not come from conda: {conda_torch}"
+    assert "pytorch" not in env.channels, f"{path.name}: the pytorch channel stopped at 2.5"
+    assert env.pip_other == ["-e .."], f"{path.name}: unexpected pip entries {env.pip_other}"
 
 
-def test_cpu_file_uses_the_cpu_wheel_index() -> None:
-    assert _load("environment.yml").pip_options == (f"--extra-index-url {CPU_INDEX}",)
-    assert _load("environment-cuda.yml").pip_options == ()
+@pytest.mark.parametrize("path", ENV_FILES, ids=lambda p: p.name)
+def test_environment_file_installs_from_pypi_only(path: Path) -> None:
+    # No extra or replacement index: the `+cpu` wheels of PyTorch's index are a build
+    # the suite never runs.
+    assert read_conda_environment(path).pip_options == []
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_environment_pins_equal_requirements(name: str) -> None:
-    label = VARIANTS[name]
-    problems = pin_drift(read_requirements(), _load(name), {"torch": label, "torchvision": label})
-    assert not problems, f"{name} drifted from requirements.txt:\n" + "\n".join(problems)
+@pytest.mark.parametrize("path", ENV_FILES, ids=lambda p: p.name)
+def test_environment_pins_equal_requirements(path: Path) -> None:
+    problems = pin_drift(read_requirements(), read_conda_environment(path), path.name)
+    assert not problems, f"{path.name} drifted from requirements.txt:\n" + "\n".join(problems)
 
 
 def test_drift_is_reported_by_package_name(tmp_path: Path) -> None:
-    # The check itself: a file with one changed pin fails, naming that package.
-    numpy = read_requirements(REQUIREMENTS)["numpy"].version
-    text = (ENVIRONMENT_SETUP / "environment-cuda.yml").read_text(encoding="utf-8")
-    assert f"numpy=={numpy}" in text
-    drifted = tmp_path / "environment-cuda.yml"
-    drifted.write_text(text.replace(f"numpy=={numpy}", "numpy==1.0"), encoding="utf-8")
-    problems = pin_drift(read_requirements(REQUIREMENTS), read_conda_environment(drifted), {})
-    assert f"numpy: requirements.txt pins {numpy}, environment-cuda.yml pins numpy==1.0" in problems
+    # The check itself: a file with one changed pin or a build label fails, naming the package.
+    numpy, torch = read_requirements()["numpy"], read_requirements()["torch"]
+    text = (ENVIRONMENT_SETUP / "environment.yml").read_text(encoding="utf-8")
+    assert f"numpy=={numpy}" in text and f"torch=={torch}\n" in text
+    drifted = tmp_path / "environment.yml"
+    drifted.write_text(
+        text.replace(f"numpy=={numpy}", "numpy==1.0").replace(
+            f"torch=={torch}\n", f"torch=={torch}+cpu\n"
+        ),
+        encoding="utf-8",
+    )
+    problems = pin_drift(read_requirements(), read_conda_environment(drifted), drifted.name)
+    assert f"numpy: requirements.txt pins {numpy}, environment.yml pins numpy==1.0" in problems
+    assert f"torch: requirements.txt pins {torch}, environment.yml pins torch=={torch}+cpu" in (
+        problems
+    )
 
 
 @pytest.mark.parametrize("name", ["tsinghua.condarc", "tsinghua-notes.condarc"])
@@ -109,12 +179,22 @@ def test_condarc_examples_are_valid_yaml(name: str) -> None:
     assert data.get("show_channel_urls") is True
 
 
+def test_condarc_of_today_has_no_free_or_pytorch_channel() -> None:
+    # What the conda page says of the current form: `defaults` redirected to the
+    # mirror, conda-forge as a custom channel, no `free`, no PyTorch entry.
+    data = yaml.safe_load((ENVIRONMENT_SETUP / "tsinghua.condarc").read_text(encoding="utf-8"))
+    assert data["channels"] == ["defaults"]
+    assert all("/pkgs/free" not in url for url in data["default_channels"])
+    assert "conda-forge" in data["custom_channels"]
+    assert "pytorch" not in json.dumps(data)
+
+
 @pytest.mark.skipif(shutil.which("conda") is None, reason="needs conda: no `conda` on PATH")
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_conda_accepts_environment_file(name: str) -> None:
+@pytest.mark.parametrize("path", ENV_FILES, ids=lambda p: p.name)
+def test_conda_accepts_environment_file(path: Path) -> None:
     # A real conda solves the file (dry run: nothing is installed; needs the channels).
     result = subprocess.run(
-        ["conda", "env", "create", "--dry-run", "--json", "--file", str(ENVIRONMENT_SETUP / name)],
+        ["conda", "env", "create", "--dry-run", "--json", "--file", str(path)],
         capture_output=True,
         text=True,
         timeout=600,

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import builtins
+import os
+import re
+import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
-from pytest_examples.config import ExamplesConfig
-from pytest_examples.run_code import Arg
 
 from docverify import snippets as snippet_file
+from docverify.paths import packages_from_other_trees
 from harness import isolation
 from harness.print_capture import expected_source
 from harness.run_snippet import run_in_process, run_launched
 
 TEST_SNIPPETS = Path(__file__).with_name("test_snippets.py")
+ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 
 
 def write_snippet(folder: Path, name: str, body: str) -> Path:
@@ -40,8 +45,12 @@ def inner_suite(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def run_inner(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
+    # `-p no:examples`: where an old environment still has pytest-examples, its
+    # plugin would provide `--update-examples` instead of harness.plugin.
     return suite.runpytest_inprocess(
-        f"--snippets-root={suite.path / 'snippets'}", "-p", "no:cacheprovider", *args
+        f"--snippets-root={suite.path / 'snippets'}",
+        *("-p", "no:cacheprovider", "-p", "no:examples"),
+        *args,
     )
 
 
@@ -61,8 +70,6 @@ def test_2d_tensor_is_recorded_as_pytorch_prints_it(tmp_path: Path) -> None:
     real = str(torch.arange(6).reshape(2, 3))
     assert [r.text for r in records] == [real]
     assert "\n" in real
-    # pytest-examples' own formatter would have rewritten this repr with black:
-    assert Arg(torch.arange(6).reshape(2, 3)).format(ExamplesConfig()).strip() != real
     shown = expected_source(path.read_text(), path, records)
     assert shown.splitlines()[2:] == [f"#> {line}" for line in real.splitlines()]
 
@@ -82,6 +89,80 @@ def test_print_arguments_sep_and_nested_prints(tmp_path: Path) -> None:
     )
     texts = [r.text for r in run(path, tmp_path)]
     assert texts == ["value = 0", "value = 1", str((2, 3))]
+
+
+def test_end_and_sep_are_recorded_as_printed(tmp_path: Path) -> None:
+    path = write_snippet(
+        tmp_path,
+        "ends.py",
+        """
+        print("a", end="")
+        print("b")
+        for i in range(3):
+            print(i, end=" ")
+        print()
+        print("x", "y", sep="", end="!\\n")
+        print("two", end="\\n\\n")
+        print("tail", end="")
+    """,
+    )
+    records = run(path, tmp_path)
+    # One record per output line (or run of lines), under the print that ended it.
+    assert [(r.line, r.text) for r in records] == [
+        (2, "ab"),
+        (5, "0 1 2 "),
+        (6, "xy!"),
+        (7, "two\n"),
+        (8, "tail"),
+    ]
+    # Exactly what `python ends.py` writes.
+    real = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "\n".join(r.text for r in records) == real
+    assert expected_source(path.read_text(), path, records).splitlines() == [
+        'print("a", end="")',
+        'print("b")',
+        "#> ab",
+        "for i in range(3):",
+        '    print(i, end=" ")',
+        "print()",
+        "#> 0 1 2",
+        'print("x", "y", sep="", end="!\\n")',
+        "#> xy!",
+        'print("two", end="\\n\\n")',
+        "#> two",
+        "#>",
+        'print("tail", end="")',
+        "#> tail",
+    ]
+
+
+def test_output_of_a_multi_line_print_goes_under_its_last_line(tmp_path: Path) -> None:
+    path = write_snippet(
+        tmp_path,
+        "multi.py",
+        """
+        if True:
+            print(
+                "a",
+                "b",
+            )
+            #> stale
+        x = 1
+    """,
+    )
+    records = run(path, tmp_path)
+    assert [(r.line, r.text) for r in records] == [(2, "a b")]
+    assert expected_source(path.read_text(), path, records).splitlines() == [
+        "if True:",
+        "    print(",
+        '        "a",',
+        '        "b",',
+        "    )",
+        "    #> a b",
+        "x = 1",
+    ]
 
 
 # --- a stale `#>` line, a failing snippet, and --update-examples, seen from pytest ---------
@@ -300,6 +381,48 @@ def test_nothing_leaks_out_of_a_run(tmp_path: Path) -> None:
     assert builtins.print is print
 
 
+def numeric_settings() -> dict[str, object]:
+    cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
+    return {
+        "numpy print options": np.get_printoptions(),
+        "cudnn.enabled": cudnn.enabled,
+        "cudnn.benchmark": cudnn.benchmark,
+        "cudnn.deterministic": cudnn.deterministic,
+        "cudnn.allow_tf32": cudnn.allow_tf32,
+        "cuda.matmul.allow_tf32": matmul.allow_tf32,
+        "float32 matmul precision": torch.get_float32_matmul_precision(),
+    }
+
+
+def test_numeric_settings_do_not_leak_out_of_a_run(tmp_path: Path) -> None:
+    path = write_snippet(
+        tmp_path,
+        "flags.py",
+        """
+        import numpy as np
+        import torch
+
+        cudnn, matmul = torch.backends.cudnn, torch.backends.cuda.matmul
+        np.set_printoptions(precision=2, linewidth=20)
+        cudnn.enabled = not cudnn.enabled
+        cudnn.benchmark = not cudnn.benchmark
+        cudnn.deterministic = not cudnn.deterministic
+        cudnn.allow_tf32 = not cudnn.allow_tf32
+        matmul.allow_tf32 = not matmul.allow_tf32
+        was = torch.get_float32_matmul_precision()
+        torch.set_float32_matmul_precision("medium" if was != "medium" else "highest")
+        print(np.array([0.123456]))
+        #> [0.12]
+    """,
+    )
+    before = numeric_settings()
+    assert [r.text for r in run(path, tmp_path)] == ["[0.12]"]
+    after = numeric_settings()
+    changed = {k: (before[k], after[k]) for k in before if after[k] != before[k]}
+    assert not changed, f"leaked out of the run (before, after): {changed}"
+    assert str(np.array([0.123456])) == "[0.123456]"
+
+
 def test_section_markers_must_balance(tmp_path: Path) -> None:
     path = write_snippet(
         tmp_path,
@@ -312,6 +435,106 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
     )
     with pytest.raises(snippet_file.SnippetFormatError, match=r"sections.py:3: section `b` ends"):
         snippet_file.load(path)
+
+
+# --- the checkout under test: paths from pytest's root, never another checkout's packages ---
+
+
+def test_packages_from_another_checkout_are_named(tmp_path: Path) -> None:
+    (tmp_path / "src" / "docverify").mkdir(parents=True)
+    imported = Path(snippet_file.__file__).resolve().parent
+    assert packages_from_other_trees(tmp_path) == [
+        f"`docverify` is imported from {imported}, not from {tmp_path / 'src' / 'docverify'}"
+    ]
+    assert packages_from_other_trees(ROOT) == []  # this run's own checkout
+    assert packages_from_other_trees(tmp_path / "src") == []  # no src/ there: nothing to check
+
+
+def copy_of_this_checkout(folder: Path, *paths: str) -> Path:
+    """`folder` holding these files of this checkout (what a clone would have)."""
+    for rel in paths:
+        source, target = ROOT / rel, folder / rel
+        if source.is_dir():
+            skip = shutil.ignore_patterns("__pycache__", "*.egg-info")
+            shutil.copytree(source, target, ignore=skip)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return folder.resolve()
+
+
+def run_in(checkout: Path, *command: str, pythonpath: Path | None = None):
+    """`python -m <command>` in `checkout` with this environment (its editable install)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    return subprocess.run(
+        [sys.executable, "-m", *command],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+def smallest_checked_snippet() -> Path:
+    """The smallest in-process CPU snippet under snippets/tensors that shows `#>` lines."""
+    return min(
+        (
+            path
+            for path in snippet_file.discover(ROOT / "snippets" / "tensors")
+            if (s := snippet_file.load(path)).devices == ("cpu",)
+            and not s.launched
+            and re.search(r"^\s*#> ", s.source, flags=re.MULTILINE)
+        ),
+        key=lambda path: path.stat().st_size,
+    )
+
+
+def test_a_mutated_output_line_in_a_second_checkout_fails_there(tmp_path: Path) -> None:
+    second = copy_of_this_checkout(
+        tmp_path / "second",
+        *("pyproject.toml", "mkdocs.yml", "src/docverify", "src/ptnotes"),
+        *("tests/conftest.py", "tests/harness", "tests/test_snippets.py"),
+    )
+    original = smallest_checked_snippet()
+    rel = original.relative_to(ROOT).as_posix()
+    source = original.read_text(encoding="utf-8")
+    first_output = re.search(r"^\s*#> (.*)$", source, flags=re.MULTILINE)
+    line = source[: first_output.start(1)].count("\n") + 1
+    mutated = source[: first_output.start(1)] + "not what it prints" + source[first_output.end(1) :]
+    (second / rel).parent.mkdir(parents=True)
+    (second / rel).write_text(mutated, encoding="utf-8")
+    pytest_args = ("pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "tests/test_snippets.py")
+
+    # With this environment, `docverify` comes from the checkout it was made in.
+    borrowed = run_in(second, *pytest_args)
+    assert borrowed.returncode == pytest.ExitCode.USAGE_ERROR, borrowed.stdout + borrowed.stderr
+    assert f"not from {second / 'src' / 'docverify'}" in borrowed.stderr
+    assert f"PYTHONPATH={second / 'src'}" in borrowed.stderr
+
+    # With the second checkout's own packages, its own snippet is checked, and fails.
+    own = run_in(second, *pytest_args, pythonpath=second / "src")
+    assert own.returncode == pytest.ExitCode.TESTS_FAILED, own.stdout + own.stderr
+    assert f"{rel}:{line}: `#>` output lines differ" in own.stdout
+    assert "+#> not what it prints" not in own.stdout  # the diff shows the real output
+    assert "-#> not what it prints" in own.stdout
+
+
+def test_building_a_second_checkout_with_this_environment_fails(tmp_path: Path) -> None:
+    second = copy_of_this_checkout(
+        tmp_path / "second", "mkdocs.yml", "hooks", "src/docverify", "src/ptnotes"
+    )
+    (second / "docs").mkdir()
+    (second / "snippets").mkdir()
+    site = tmp_path / "site"
+    built = run_in(second, "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site))
+    assert built.returncode == 1, built.stdout + built.stderr
+    assert f"This site build checks the checkout {second}" in built.stderr
+    assert f"not from {second / 'src' / 'docverify'}" in built.stderr
+    assert not site.exists()
 
 
 # --- torchrun-launched snippets ------------------------------------------------------------

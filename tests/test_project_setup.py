@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 import subprocess
+import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
 
-from docverify.paths import REPO_ROOT
-
+REPO_ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 MAKEFILE = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
 WORKFLOWS = sorted((REPO_ROOT / ".github" / "workflows").glob("*.yml"))
+REQUIREMENTS = REPO_ROOT / "requirements.txt"
+DOCS_REQUIREMENTS = REPO_ROOT / "requirements-docs.txt"
 # The commands README.md gives, in order: indented code lines (not fenced: pages
 # and the README alike show no hand-written code blocks that could drift).
 README_COMMANDS = re.findall(r"^    (make \S+.*)$", README, flags=re.MULTILINE)
@@ -33,11 +37,63 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert commands[-1].strip() == README_COMMANDS[1]
 
 
-def test_every_pin_is_exact() -> None:
-    requirements = (REPO_ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
-    entries = [line.strip() for line in requirements if line.strip() and not line.startswith("#")]
-    loose = [e for e in entries if e != "-e ." and not re.fullmatch(r"[A-Za-z0-9_.\-]+==[\w.]+", e)]
-    assert not loose, f"requirements.txt entries without an exact == pin: {loose}"
+def _entries(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def _pinned(path: Path) -> set[str]:
+    """Normalised names pinned in a requirements file (not following `-r`)."""
+    return {re.sub(r"[-_.]+", "-", e.split("==")[0]).lower() for e in _entries(path) if "==" in e}
+
+
+@pytest.mark.parametrize("path", [REQUIREMENTS, DOCS_REQUIREMENTS], ids=lambda p: p.name)
+def test_every_pin_is_exact(path: Path) -> None:
+    allowed = {"requirements.txt": ["-r requirements-docs.txt"], "requirements-docs.txt": ["-e ."]}
+    entries = _entries(path)
+    loose = [
+        e
+        for e in entries
+        if e not in allowed[path.name] and not re.fullmatch(r"[A-Za-z0-9_.\-]+==[\w.]+", e)
+    ]
+    assert not loose, f"{path.name} entries without an exact == pin: {loose}"
+    assert all(e in entries for e in allowed[path.name]), f"{path.name} lacks {allowed[path.name]}"
+
+
+def test_the_docs_set_is_what_the_site_build_needs_and_no_more() -> None:
+    docs = _pinned(DOCS_REQUIREMENTS)
+    assert {"mkdocs", "mkdocs-material", "pymdown-extensions", "pyyaml", "jieba"} <= docs
+    assert not docs & {"torch", "torchvision", "numpy", "pytest", "playwright"}
+    # The full set includes the docs set and pins nothing twice.
+    assert not docs & _pinned(REQUIREMENTS)
+    assert {"torch", "pytest", "pytest-xdist", "playwright"} <= _pinned(REQUIREMENTS)
+    # The harness provides `--update-examples` itself.
+    assert "pytest-examples" not in docs | _pinned(REQUIREMENTS)
+
+
+def test_hooks_import_without_torch_or_the_test_stack() -> None:
+    # What the docs set installs must be enough for every hook mkdocs.yml loads.
+    hooks = yaml.safe_load(
+        re.sub(r"!ENV \[[^\]]*\]", "''", (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    )["hooks"]
+    blocked = ("torch", "torchvision", "numpy", "matplotlib", "pytest", "playwright", "harness")
+    program = textwrap.dedent(
+        f"""
+        import importlib.abc, importlib.util, sys
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in {blocked!r}:
+                    raise ImportError(f"the docs set has no {{name}}")
+        sys.meta_path.insert(0, Block())
+        for hook in {hooks!r}:
+            spec = importlib.util.spec_from_file_location(hook.replace("/", "."), hook)
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], cwd=REPO_ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
 
 
 def test_python_version_is_the_same_everywhere() -> None:
@@ -46,14 +102,18 @@ def test_python_version_is_the_same_everywhere() -> None:
     assert re.search(r"^PYTHON \?= python3\.11$", MAKEFILE, flags=re.MULTILINE)
 
 
+def _stamp(prefix: str, *files: str) -> Path:
+    pins = b"".join((REPO_ROOT / name).read_bytes() for name in files)
+    return REPO_ROOT / ".venv" / f".installed-{prefix}{hashlib.sha256(pins).hexdigest()[:16]}"
+
+
 def test_install_is_skipped_when_pins_are_unchanged() -> None:
     # The stamp's name is a hash of the pins: present and current on a set-up checkout...
-    pins = (REPO_ROOT / "requirements.txt").read_bytes() + (
-        REPO_ROOT / "pyproject.toml"
-    ).read_bytes()
-    stamp = REPO_ROOT / ".venv" / f".installed-{hashlib.sha256(pins).hexdigest()[:16]}"
+    stamp = _stamp("", "requirements.txt", "requirements-docs.txt", "pyproject.toml")
     if not stamp.exists():
         pytest.skip("not run through `make`: no install stamp in .venv/")
+    # ...for the docs set too: the full install covers it.
+    assert _stamp("docs-", "requirements-docs.txt", "pyproject.toml").exists()
     up_to_date = subprocess.run(["make", "--question", "setup"], cwd=REPO_ROOT, check=False)
     assert up_to_date.returncode == 0
     # ...and a change of pins (simulated by another hash) makes make reinstall.
@@ -115,3 +175,68 @@ def test_make_serve_serves_at_the_root_of_localhost(monkeypatch: pytest.MonkeyPa
     assert config["site_url"] == "http://127.0.0.1:8000/"
     assert {"snippets", "hooks"} <= {Path(p).name for p in config["watch"]}
     assert re.search(r"^serve:.*\n\t.*mkdocs serve --dev-addr 127\.0\.0\.1:8000", MAKEFILE, re.M)
+
+
+def _recipe_prerequisites(target: str) -> str:
+    match = re.search(rf"^{re.escape(target)}:(.*)$", MAKEFILE, flags=re.MULTILINE)
+    assert match, f"no `{target}:` rule in the Makefile"
+    return match[1].split()
+
+
+def test_serve_and_build_need_only_the_docs_set_test_the_full_set() -> None:
+    assert re.search(r"^DOCS_STAMP\s*:=.*\.installed-docs-", MAKEFILE, flags=re.MULTILINE)
+    assert _recipe_prerequisites("serve") == ["$(DOCS_STAMP)"]
+    assert _recipe_prerequisites("build") == ["$(DOCS_STAMP)"]
+    for target in ("test", "pytest", "setup", "update-examples"):
+        assert _recipe_prerequisites(target) == ["$(STAMP)"], target
+    # What each stamp installs from.
+    assert _recipe_prerequisites("$(DOCS_STAMP)") == ["requirements-docs.txt", "pyproject.toml"]
+    assert "-r requirements-docs.txt" in MAKEFILE
+    dry = subprocess.run(
+        ["make", "--dry-run", "--always-make", "build"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "-r requirements-docs.txt" in dry
+    assert "-r requirements.txt" not in dry
+
+
+def _makefile_pytest_args() -> list[str]:
+    match = re.search(r"^PYTEST_ARGS \?= (.*)$", MAKEFILE, flags=re.MULTILINE)
+    assert match, "no `PYTEST_ARGS ?=` in the Makefile"
+    return shlex.split(match[1])
+
+
+def test_an_xdist_group_runs_on_one_worker(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Makefile's own pytest arguments and this suite's plugins, on tests that
+    # record their worker: the browser tests' `xdist_group` (one built site, one
+    # browser) must land on one worker (without harness.xdist_groups it did not).
+    args = _makefile_pytest_args()
+    assert "--dist" in args and args[args.index("--dist") + 1] == "loadgroup"
+    pytester.makeconftest((REPO_ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
+    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT / "tests"))
+    pytester.makepyfile(
+        test_groups=f"""
+        import os
+        import pathlib
+        import pytest
+
+        @pytest.mark.parametrize("i", range(6))
+        @pytest.mark.xdist_group("browser")
+        def test_grouped(i):
+            out = pathlib.Path({str(pytester.path)!r}) / f"grouped-{{i}}"
+            out.write_text(os.environ["PYTEST_XDIST_WORKER"])
+
+        @pytest.mark.parametrize("i", range(6))
+        def test_free(i):
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess(*args, "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=12)
+    workers = {p.read_text() for p in pytester.path.glob("grouped-*")}
+    assert len(workers) == 1, f"the group ran on several workers: {workers}"

@@ -4,6 +4,11 @@ Builds the site, serves it on 127.0.0.1, and drives Debian's chromium with
 Playwright (no browser download). Each case in search_cases.yaml must find its
 page among the top 3 results. Also checks that no page load contacts any host
 other than 127.0.0.1. On failure a screenshot is saved next to the report.
+
+Every read of the results belongs to the query just typed: the page counts
+the queries Material's search sends to its web worker and the results that
+come back (SEARCH_LOG_SCRIPT), and `search` waits until the last query sent
+is its own and every query sent has been answered.
 """
 
 from __future__ import annotations
@@ -22,17 +27,50 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docverify.paths import REPO_ROOT
-
+ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 CASES_FILE = Path(__file__).with_name("search_cases.yaml")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FAILURE_SHOTS = REPO_ROOT / ".reports" / "search-failures"
-# Material's search box runs a search on keyup; `fill` sends none (and typing
-# a long error message key by key would run one search per character), so we
-# fill the box and press End once.
-RESULTS_READY = """() => {
-  const meta = document.querySelector('.md-search-result__meta');
-  return meta && !/Initializing|Type to start/.test(meta.textContent);
+FAILURE_SHOTS = ROOT / ".reports" / "search-failures"
+# Seconds to wait for one query's results (the worker answers in milliseconds;
+# a loaded 2-core machine running the suite on both cores is slower).
+RESULTS_TIMEOUT_MS = 15_000
+
+# Runs in the page before Material's own scripts. Material's search talks to a
+# web worker: it posts {type: 2 (QUERY), data: the query} and the worker posts
+# back {type: 3 (RESULT), data: {items}} for each query, in order (the message
+# protocol of Material's search worker, src/.../integrations/search/worker).
+# The results are rendered synchronously in the message handler that follows
+# ours, so a check that runs after `results` counted a reply also sees its DOM.
+# `delayMs` holds every query back before it reaches the worker: a slow worker,
+# for the test that shows stale results are not read.
+SEARCH_LOG_SCRIPT = """(delayMs => {
+  const log = (window.__searchLog = { queries: [], results: 0 });
+  const RealWorker = window.Worker;
+  window.Worker = class extends RealWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        if (ev.data && ev.data.type === 3) log.results += 1;
+      });
+    }
+    postMessage(message, ...rest) {
+      if (!message || message.type !== 2) return super.postMessage(message, ...rest);
+      log.queries.push(message.data);
+      if (delayMs > 0) setTimeout(() => super.postMessage(message, ...rest), delayMs);
+      else super.postMessage(message, ...rest);
+    }
+  };
+})(%d);"""
+
+# Ready when the box holds `query`, the last query sent to the worker is
+# `query`, and every query sent has been answered: the list shows this query's
+# results (an earlier query's late answer can no longer arrive after them).
+RESULTS_FOR_QUERY = """(query) => {
+  const log = window.__searchLog;
+  const box = document.querySelector("input.md-search__input");
+  return Boolean(log && box && box.value === query && log.queries.length > 0
+    && log.queries[log.queries.length - 1] === query
+    && log.results === log.queries.length);
 }"""
 
 # Resources a page loads: src= of scripts, images, frames; href= of stylesheet,
@@ -72,7 +110,7 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("site")
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
-        cwd=REPO_ROOT,
+        cwd=ROOT,
         check=True,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
@@ -90,7 +128,7 @@ def site_url(site_dir: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser_page(site_url: str):
+def browser(site_url: str):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -105,21 +143,37 @@ def browser_page(site_url: str):
                 "--no-first-run",
             ],
         )
-        page = browser.new_page()
-        requested: list[str] = []
-        page.on("request", lambda request: requested.append(request.url))
-        page.requested = requested
-        yield page
+        yield browser
         browser.close()
 
 
-def search(page, query: str) -> tuple[list[str], str]:
+def new_search_page(browser, worker_delay_ms: int = 0):
+    page = browser.new_page()
+    page.add_init_script(SEARCH_LOG_SCRIPT % worker_delay_ms)
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.requested = requested
+    return page
+
+
+@pytest.fixture(scope="module")
+def browser_page(browser):
+    page = new_search_page(browser)
+    yield page
+    page.close()
+
+
+def type_query(page, query: str) -> None:
+    # Material's search box runs a search on keyup; `fill` sends none (and typing
+    # a long error message key by key would run one search per character), so we
+    # fill the box and press End once: exactly one search, for `query`.
     box = page.locator("input.md-search__input")
-    box.fill("")
+    box.fill(query)
     box.press("End")
-    box.fill(query)  # one input event; the End key's keyup then runs one search
-    box.press("End")
-    page.wait_for_function(RESULTS_READY, timeout=5000)
+
+
+def shown_results(page) -> tuple[list[str], str]:
+    """The result list as it is now: page links in rank order, and the meta line."""
     # One <li> per page (its sections are further links inside it): rank pages, not sections.
     items = page.locator("li.md-search-result__item")
     hrefs = items.evaluate_all(
@@ -127,6 +181,13 @@ def search(page, query: str) -> tuple[list[str], str]:
     )
     meta = page.locator(".md-search-result__meta").text_content()
     return [h.split("?")[0].split("#")[0] for h in hrefs], meta
+
+
+def search(page, query: str) -> tuple[list[str], str]:
+    """Type `query` and return the results Material shows for it (never an earlier query's)."""
+    type_query(page, query)
+    page.wait_for_function(RESULTS_FOR_QUERY, arg=query, timeout=RESULTS_TIMEOUT_MS)
+    return shown_results(page)
 
 
 def _page_path(href: str, site_url: str) -> str:
@@ -151,6 +212,39 @@ def test_queries_find_their_page_in_the_top_three(browser_page, site_url: str) -
         pytest.fail(
             f"{len(misses)}/{len(cases)} queries missed (screenshot: {shot}):\n" + "\n".join(misses)
         )
+
+
+# What the search test waited for before: any settled meta line, whichever query it belongs to.
+ANY_RESULTS = """() => {
+  const meta = document.querySelector('.md-search-result__meta');
+  return meta && !/Initializing|Type to start/.test(meta.textContent);
+}"""
+
+
+def test_a_slow_search_worker_never_shows_the_previous_querys_results(browser, site_url) -> None:
+    # Every query reaches the worker 2 s late. Waiting for "any results" then
+    # reads the previous query's list (the flake of issue 11, made certain);
+    # `search` waits for the results of the query it typed.
+    cases = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+    first = cases[0]
+    second = next(c for c in cases if c["page"] != first["page"])
+    page = new_search_page(browser, worker_delay_ms=2000)
+    try:
+        page.goto(f"{site_url}/")
+        page.keyboard.press("/")
+        first_hrefs, _ = search(page, first["query"])
+        assert first["page"].strip("/") in [_page_path(h, site_url) for h in first_hrefs[:3]]
+
+        type_query(page, second["query"])
+        page.wait_for_function(ANY_RESULTS, timeout=RESULTS_TIMEOUT_MS)
+        assert shown_results(page)[0] == first_hrefs  # stale: the old wait was not enough
+
+        hrefs, meta = search(page, second["query"])
+        top = [_page_path(h, site_url) for h in hrefs[:3]]
+        assert second["page"].strip("/") in top, f"{second['query']!r}: got {top} ({meta})"
+        assert hrefs != first_hrefs
+    finally:
+        page.close()
 
 
 def test_no_built_file_references_another_host(site_dir: Path) -> None:

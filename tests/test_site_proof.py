@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import html as html_lib
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from docverify import verification
+from docverify import embed_roots, verification
 from docverify.embeds import find_fences
 from docverify.paths import DOCS_DIR, REPO_ROOT
 from hooks import verification as site
@@ -28,6 +32,7 @@ def result(outcome: str, device: str = "cpu") -> verification.SnippetResult:
         torch="2.14.1",
         python="3.11.7",
         machine="test machine",
+        sha256=verification.file_sha256(REPO_ROOT / SNIPPET) or "",  # the file as it is now
     )
 
 
@@ -74,6 +79,27 @@ def test_verification_table_lists_both_devices(reports_dir: Path) -> None:
     assert "**FAILED**" in table
 
 
+def test_verification_table_counts_not_verified_boxes_per_page(
+    tmp_path: Path, reports_dir: Path
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / "tensors").mkdir(parents=True)
+    box = '!!! unverified "Not verified here: {}"\n    **Why:** a. **Checked instead:** b.\n\n'
+    (docs / "tensors" / "reshape.md").write_text(
+        f'# R\n\n```python\n--8<-- "{SNIPPET}:view"\n```\n\n'
+        + box.format("one")
+        + box.format("two"),
+        encoding="utf-8",
+    )
+    (docs / "tensors" / "prose.md").write_text("# P\n\n" + box.format("three"), encoding="utf-8")
+    verification.merge_results([result("passed")], reports_dir)
+    table = site.verification_table(reports(reports_dir), docs).splitlines()
+    assert f"| [tensors/reshape.md](tensors/reshape.md) | 2 | `{SNIPPET}` | view | passed" in (
+        "\n".join(table)
+    )
+    assert "| [tensors/prose.md](tensors/prose.md) | 1 | (no snippet) | | | |" in table
+
+
 def test_errata_grow_when_a_page_adds_a_correction(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     (docs / "topic").mkdir(parents=True)
@@ -89,6 +115,27 @@ def test_errata_grow_when_a_page_adds_a_correction(tmp_path: Path) -> None:
     assert "[Correction: second](topic/page.md)" in listed
 
 
+def test_errata_list_corrections_only_and_count_every_kind(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "topic").mkdir(parents=True)
+    (docs / "topic" / "page.md").write_text(
+        "# T\n\n"
+        '!!! correction "Correction: wrong"\n    原文: 「a\n    b」 (*gloss*) and more.\n\n'
+        '!!! caveat "Caveat: incomplete"\n    原文: 「c」\n\n'
+        '!!! unverified "Not verified here: GPUs"\n    **Why:** x. **Checked instead:** y.\n',
+        encoding="utf-8",
+    )
+    listed = site.errata_list(docs)
+    assert "[Correction: wrong](topic/page.md)" in listed
+    assert "原文: 「a b」" in listed  # the whole quote, not its first line
+    assert "Caveat: incomplete" not in listed
+    assert listed.startswith(
+        "This build finds 1 Correction box (the notes were wrong or outdated: listed below), "
+        "1 Caveat box (the notes were right but incomplete: not errata, they stay on their "
+        "pages) and 1 “Not verified here” box"
+    )
+
+
 def test_errata_of_the_real_site_include_every_correction_box() -> None:
     boxes = sum(
         md.read_text(encoding="utf-8").count("!!! correction") for md in DOCS_DIR.rglob("*.md")
@@ -101,3 +148,101 @@ def test_run_command_uses_torchrun_for_launched_snippets(tmp_path: Path) -> None
     launched = tmp_path / "ddp.py"
     launched.write_text("# launch: torchrun --nproc_per_node=2\nprint(1)\n", encoding="utf-8")
     assert site.run_command(str(launched)) == f"torchrun --nproc_per_node=2 {launched}"
+
+
+# --- every block's badge says its kind of check (docverify.embed_roots) ----------------------
+
+BADGE = '<p class="snippet-badge verified">verified</p>'
+CODE = '<div class="highlight"><pre><span></span><code>x = 1\n</code></pre></div>\n'
+
+
+def test_every_embedded_block_gets_one_badge_saying_its_kind(reports_dir: Path) -> None:
+    checker = "snippets/distributed/launching.py"
+    ran = dataclasses.replace(
+        result("passed"), snippet=checker, sha256=verification.file_sha256(REPO_ROOT / checker)
+    )
+    verification.merge_results([ran], reports_dir)
+    markdown = (
+        f'# T\n\n```python\n--8<-- "{SNIPPET}:view"\n```\n\n'
+        '```yaml\n--8<-- "environment-setup/environment.yml"\n```\n\n'
+        '```bash\n--8<-- "docs/distributed/launch_commands.sh:legacy"\n```\n\n'
+        '```python\n--8<-- "benchmarks/num_workers.py"\n```\n\n'
+        '--8<-- "docs/assets/generated/models/conv1d_linear_summary.md"\n\nProse.\n'
+    )
+    out = site.add_badges("docs/p.md", markdown, reports(reports_dir))
+    badges = [line for line in out.splitlines() if 'class="snippet-badge' in line]
+    assert len(badges) == 5, badges
+    run, tested, by_snippet, shown, fragment = badges
+    assert "not verified in this build" in run  # the report has no result for SNIPPET
+    assert "validated by <code>tests/test_environment_files.py</code>: " in tested
+    assert f"validated by <code>{checker}</code> · verified · torch 2.14.1" in by_snippet
+    assert "shown only, not run: a benchmark" in shown
+    assert "validated by <code>tests/test_benchmark_conv1d_linear.py</code>" in fragment
+    # The fragment's badge follows the embed line, after a blank line.
+    assert out.index("conv1d_linear_summary.md") < out.index(fragment) < out.index("Prose.")
+
+
+def test_a_code_block_without_exactly_one_badge_fails_the_build() -> None:
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="p.md"))
+    assert site.on_post_page(CODE + BADGE, page, {}) == CODE + BADGE
+    for html, found in ((CODE + "<p>Prose.</p>", 0), (CODE + BADGE + "\n" + BADGE, 2)):
+        with pytest.raises(
+            PluginError,
+            match=rf"docs/p.md: code block 1 \('x = 1'\) is "
+            rf"followed by {found} badge lines, not 1",
+        ):
+            site.on_post_page(html, page, {})
+
+
+def test_headline_is_counted_from_the_roots(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "p.md").write_text(
+        f'```python\n--8<-- "{SNIPPET}:view"\n```\n\n'
+        f'```python\n--8<-- "{SNIPPET}:clone"\n```\n\n'
+        '```yaml\n--8<-- "environment-setup/environment.yml"\n```\n\n'
+        '```python\n--8<-- "benchmarks/num_workers.py"\n```\n\n'
+        '--8<-- "docs/assets/generated/models/conv1d_linear_summary.md"\n',
+        encoding="utf-8",
+    )
+    assert embed_roots.headline(embed_roots.blocks(docs)) == (
+        "4 code blocks on this site: 2 run with their outputs compared, "
+        "1 validated by a named test, 1 shown only (each says why). "
+        "1 generated fragment in the prose (benchmark tables): 1 validated by a named test."
+    )
+
+
+def test_the_summary_claims_are_generated_not_typed() -> None:
+    index = (DOCS_DIR / "index.md").read_text(encoding="utf-8")
+    assert site.HEADLINE_MARKER in index
+    claims = re.compile(r"every code block (?:on this site )?is (?:executed|run)", re.IGNORECASE)
+    for path in ("README.md", "mkdocs.yml", "docs/index.md", "CONTRIBUTING.md"):
+        text = (REPO_ROOT / path).read_text(encoding="utf-8")
+        assert not claims.search(text), f"{path}: {claims.search(text)[0]!r} is typed, not counted"
+
+
+def test_every_code_block_of_the_built_site_has_exactly_one_badge(tmp_path: Path) -> None:
+    site_dir = tmp_path / "site"
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr[-4000:]
+    pages = {
+        p.relative_to(site_dir).as_posix(): p.read_text("utf-8") for p in site_dir.rglob("*.html")
+    }
+    problems = [p for name, html in pages.items() for p in embed_roots.badge_problems(name, html)]
+    assert not problems, "\n".join(problems)
+    # Every code block in the HTML is one the embed table counts, and the home page says how many.
+    found = embed_roots.blocks(DOCS_DIR)
+    code, _ = embed_roots.counts(found)
+    assert sum(html.count("</pre>") for html in pages.values()) == sum(code.values()) > 0
+    assert html_lib.escape(embed_roots.headline(found), quote=False) in pages["index.html"]

@@ -7,11 +7,13 @@ snippets run as real processes and their rank-0 prints are checked.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
 from docverify import snippets as snippet_file
+from harness.output_diffs import output_line_diffs
 from harness.print_capture import PrintRecord, expected_source, output_mismatch
 from harness.run_snippet import run_in_process, run_launched
 
@@ -22,11 +24,22 @@ def _cases(root: Path) -> list:
         snippet = snippet_file.load(path)
         for device in snippet.devices:
             marks = [pytest.mark.cuda] if device == "cuda" else []
+            if device_dependent(snippet):
+                marks.append(pytest.mark.device_dependent)
             if snippet.launched:
                 marks.append(pytest.mark.torchrun)
             rel = snippet.rel
             cases.append(pytest.param(snippet, device, id=f"{rel}[{device}]", marks=marks))
     return cases
+
+
+def device_dependent(snippet: snippet_file.SnippetFile) -> bool:
+    """Whether a snippet's run can change with the presence of CUDA (run by `make verify-gpu`).
+
+    Deliberately wide: any mention of CUDA, a CUDA device in `# devices:`, or a
+    torchrun launch (which picks NCCL or gloo by what the machine has).
+    """
+    return "cuda" in snippet.devices or snippet.launched or "cuda" in snippet.source.lower()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -60,4 +73,7 @@ def test_snippet(
         return
     mismatch = output_mismatch(snippet.rel, snippet.source, expected)
     if mismatch:
+        # Read by harness.plugin for `--output-diffs` (runs on another torch, e.g. a GPU machine).
+        diffs = output_line_diffs(snippet.rel, device, snippet.source, expected)
+        request.node.user_properties.append(("output_diffs", [asdict(d) for d in diffs]))
         pytest.fail(mismatch, pytrace=False)

@@ -3,10 +3,13 @@
 Page: docs/data/dataloader.md
 """
 
+# --8<-- [start:setup]
 import math
 
 import torch
 from torch.utils.data import DataLoader, Dataset, TensorDataset
+
+# --8<-- [end:setup]
 
 
 # --8<-- [start:dataset]
@@ -35,6 +38,18 @@ train_dataset = TinyImages(10)
 image, label = train_dataset[3]
 print(len(train_dataset), image.shape, image.dtype, type(label).__name__)
 #> 10 torch.Size([3, 8, 8]) torch.float32 int
+
+
+class Squares:  # no Dataset base class: __len__ and __getitem__ are all a loader needs
+    def __len__(self) -> int:
+        return 5
+
+    def __getitem__(self, index: int) -> int:
+        return index * index
+
+
+print(list(DataLoader(Squares(), batch_size=2)))
+#> [tensor([0, 1]), tensor([4, 9]), tensor([16])]
 # --8<-- [end:dataset]
 
 # --8<-- [start:batching]
@@ -56,6 +71,11 @@ print(next(iter(DataLoader(pairs, batch_size=3))))
 #> [tensor([[0.],
 #>         [1.],
 #>         [2.]]), tensor([0, 1, 0])]
+try:
+    TensorDataset(torch.zeros(10, 1), torch.zeros(9))  # first dimensions differ
+except AssertionError as err:
+    print(f"AssertionError: {err}")
+    #> AssertionError: Size mismatch between tensors
 # --8<-- [end:tensor-dataset]
 
 
@@ -75,6 +95,7 @@ print(first)
 print(second)  # a new permutation every epoch ...
 #> [1, 3, 2, 7, 5, 9, 0, 6, 4, 8]
 g.manual_seed(0)
+torch.manual_seed(123)  # the global seed plays no part when generator= is given
 assert epoch_order(shuffled) == first  # ... and the same sequence again after re-seeding
 assert sorted(first) == list(range(10))  # each sample exactly once per epoch
 # --8<-- [end:shuffle]

@@ -3,12 +3,23 @@
 Page: docs/data/spatial.md
 """
 
+# --8<-- [start:setup]
 import torch
+from matplotlib import cbook
+from PIL import Image
 from torchvision import transforms
 
-from ptnotes.data_images import sample_photo, save_image_grid
+
+def sample_photo(width: int = 128) -> Image.Image:
+    """Grace Hopper's portrait (matplotlib's sample data), resized to `width` pixels wide."""
+    with cbook.get_sample_data("grace_hopper.jpg") as f, Image.open(f) as photo:
+        rgb = photo.convert("RGB")  # the file is 512 x 600 (width x height)
+    height = round(rgb.height * width / rgb.width)  # keep the aspect ratio
+    return rgb.resize((width, height), Image.Resampling.BILINEAR)
+
 
 img = sample_photo()  # 128 x 150 (width x height)
+# --8<-- [end:setup]
 
 # --8<-- [start:resize]
 print(img.size)  # PIL sizes are (width, height)
@@ -61,6 +72,10 @@ torch.manual_seed(0)
 angles = [transforms.RandomRotation.get_params(rotate.degrees) for _ in range(1000)]
 print(round(min(angles), 1), round(max(angles), 1))  # uniform in [-30, 30]
 #> -30.0 30.0
+counts = torch.histc(torch.tensor(angles), bins=6, min=-30, max=30).int().tolist()
+print(counts)  # 10-degree bins: about 1000 / 6 = 167 in each
+#> [171, 172, 149, 169, 165, 174]
+assert all(133 < n < 200 for n in counts)  # flat within 20%: uniform, not bell-shaped
 print(transforms.RandomRotation((10, 20)).degrees)  # or any [min, max]
 #> [10.0, 20.0]
 torch.manual_seed(1)
@@ -86,7 +101,9 @@ assert torch.equal(transforms.RandomHorizontalFlip(p=1)(t), t.flip(-1))  # width
 assert torch.equal(transforms.RandomVerticalFlip(p=1)(t), t.flip(-2))  # height is dim -2
 # --8<-- [end:flips]
 
-# --8<-- [start:figure]
+# Figure-only (hidden): the picture at the top of the page, from the images above.
+from _image_grid import save_image_grid  # noqa: E402
+
 torch.manual_seed(1)
 save_image_grid(
     [
@@ -114,4 +131,3 @@ save_image_grid(
     panel_inches=1.4,
     dpi=72,
 )
-# --8<-- [end:figure]

@@ -21,6 +21,10 @@ assert rank == int(os.environ["RANK"]) and world_size == 2
 
 # --8<-- [start:ops]
 ops = list(dist.ReduceOp.RedOpType.__members__)
+op_doc = " ".join(dist.ReduceOp.__doc__.split())
+assert "``BAND``, ``BOR``, and ``BXOR`` reductions are not available when using the ``NCCL`` backend." in op_doc
+assert "``AVG`` is only available with the ``NCCL`` backend" in op_doc  # but see gloo below
+assert "``PREMUL_SUM`` multiplies inputs by a given scalar locally before reduction." in op_doc
 if rank == 0:
     print(ops)
     #> ['SUM', 'AVG', 'PRODUCT', 'MIN', 'MAX', 'BAND', 'BOR', 'BXOR', 'PREMUL_SUM']
@@ -95,7 +99,11 @@ if rank == 0:
 # --8<-- [end:support]
 
 # --8<-- [start:premul-sum]
-for op in [dist.ReduceOp.PREMUL_SUM, dist._make_nccl_premul_sum(0.5)]:  # private factory
+for op in [
+    dist.ReduceOp.PREMUL_SUM,  # no factor
+    dist.ReduceOp.PREMUL_SUM(0.5),  # with a factor, as the ReduceOp docstring shows
+    dist._make_nccl_premul_sum(0.5),  # the private factory
+]:
     try:
         dist.all_reduce(torch.ones(2), op=op)
     except (TypeError, RuntimeError) as err:
@@ -103,11 +111,15 @@ for op in [dist.ReduceOp.PREMUL_SUM, dist._make_nccl_premul_sum(0.5)]:  # privat
             print(f"{type(err).__name__}: {str(err).splitlines()[0]}")
             #> TypeError: (): incompatible function arguments. The following argument types are supported:
             #> RuntimeError: Cannot use ReduceOp.PREMUL_SUM with Gloo
+            #> RuntimeError: Cannot use ReduceOp.PREMUL_SUM with Gloo
 # --8<-- [end:premul-sum]
 
 # --8<-- [start:reduce-broadcast-gather]
 t = torch.tensor([float(rank + 1)])  # rank 0: 1.0, rank 1: 2.0
 dist.reduce(t, dst=0)  # SUM, result only on rank 0
+assert "Only the process with rank ``dst`` is going to receive the final result." in " ".join(
+    dist.reduce.__doc__.split()
+)
 if rank == 0:
     print("reduce to rank 0:", t.item())
     #> reduce to rank 0: 3.0
@@ -126,9 +138,19 @@ dist.all_gather(gathered, t)  # every rank receives every rank's tensor
 if rank == 0:
     print("all_gather:", [g.tolist() for g in gathered])
     #> all_gather: [[0, 0], [1, 10]]
+ag_doc = " ".join(dist.all_gather.__doc__.split())
+assert "Uneven sized tensors are supported." in ag_doc  # the docstring says so; gloo disagrees:
+try:
+    dist.all_gather([torch.empty(r + 1) for r in range(world_size)], torch.ones(rank + 1))
+except RuntimeError as err:
+    if rank == 0:
+        print(str(err).split("] ")[-1].split(" at index")[0])
+        #> ProcessGroupGloo::allgather: invalid tensor size
 # --8<-- [end:reduce-broadcast-gather]
 
 # --8<-- [start:async]
+code = " ".join(inspect.getsource(dist.all_reduce).split())
+assert "if async_op: return work elif ( work is not None ): # Backward compatible" in code
 t = torch.ones(3)
 work = dist.all_reduce(t, async_op=True)  # returns at once with a handle
 work.wait()  # now t holds the sum
@@ -136,6 +158,22 @@ if rank == 0:
     print(type(work).__name__, t.tolist())
     #> Work [2.0, 2.0, 2.0]
 # --8<-- [end:async]
+
+# --8<-- [start:reduce-loss]
+def reduce_loss(tensor, world_size):  # the helper from the original notes
+    with torch.no_grad():
+        dist.all_reduce(tensor)
+        tensor /= world_size
+
+
+loss = torch.tensor([0.5]) if rank == 0 else torch.tensor([1.5])
+reduce_loss(loss, world_size)
+avg = torch.tensor([0.5]) if rank == 0 else torch.tensor([1.5])
+dist.all_reduce(avg, op=dist.ReduceOp.AVG)
+if rank == 0:
+    print("reduce_loss:", loss.item(), "| ReduceOp.AVG:", avg.item())
+    #> reduce_loss: 1.0 | ReduceOp.AVG: 1.0
+# --8<-- [end:reduce-loss]
 
 # --8<-- [start:signature]
 sig = inspect.signature(dist.all_reduce)
@@ -149,8 +187,16 @@ if rank == 0:
         #> async_op False
     print("group.WORLD is the default group:", dist.get_world_size(dist.group.WORLD) == world_size)
     #> group.WORLD is the default group: True
+print("returns:", sig.return_annotation)
+#> returns: torch.distributed.distributed_c10d.Work | None
+assert dist.group.WORLD is dist.distributed_c10d._get_default_group()
+t = torch.tensor([float(rank)])
+dist.all_reduce(t, op=dist.ReduceOp(dist.ReduceOp.MAX))  # a ReduceOp built from a RedOpType
+assert t.item() == 1.0 and type(dist.ReduceOp.MAX).__name__ == "RedOpType"
 source = inspect.getsource(dist.all_reduce)
 assert "_default_pg" not in source and "group = _get_default_group()" in source
+assert "work = group.allreduce([tensor], opts)" in source
+assert "tensor = torch.view_as_real(tensor)" in source
 doc = " ".join(dist.all_reduce.__doc__.split())
 assert "After the call ``tensor`` is going to be bitwise identical in all processes." in doc
 # --8<-- [end:signature]

@@ -1,16 +1,31 @@
-"""What nn.DataParallel does, read from the pinned torch and run on this machine.
+"""What nn.DataParallel and DistributedDataParallel do, read from the pinned torch and run here.
 
 Page: docs/distributed/dataparallel_vs_ddp.md
+DataParallel runs in this process; DDP runs in two CPU processes forked from it (gloo).
 """
 
-# --8<-- [start:typo]
+# --8<-- [start:setup]
 import ast
+import copy
 import inspect
+import tempfile
 import textwrap
+import warnings
+from datetime import timedelta
 
 import torch
+import torch._dynamo  # noqa: F401  DDP imports it: importing it once here spares each rank
+import torch.distributed as dist
+import torch.multiprocessing as mp
 from torch import nn
+from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+from torch.nn import functional as F
+from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
+from torch.nn.parallel import DistributedDataParallel as DDP
 
+# --8<-- [end:setup]
+
+# --8<-- [start:typo]
 try:
     model = torch.nn.DaraParallel(nn.Linear(3, 2))  # as spelled in the notes
 except AttributeError as err:
@@ -30,22 +45,41 @@ calls = sorted(
 )
 print([name for _, name in calls])  # what DataParallel.forward calls on itself, in order
 #> ['self.module', 'self.scatter', 'self.module', 'self.replicate', 'self.parallel_apply', 'self.gather']
+code = " ".join(source.split())
+assert "if not self.device_ids: return self.module(*inputs, **kwargs)" in code
+assert "if len(self.device_ids) == 1: return self.module(" in code
+assert "return self.gather(outputs, self.output_device)" in code
+init = " ".join(inspect.getsource(nn.DataParallel.__init__).split())
+assert "if len(self.device_ids) == 1: self.module.to(self.src_device_obj)" in init
+# parallel_apply runs each replica in a thread of this one process:
+assert "threading.Thread(" in inspect.getsource(torch.nn.parallel.parallel_apply)
 # --8<-- [end:forward-steps]
 
 # --8<-- [start:docstring]
-doc = " ".join(nn.DataParallel.__doc__.split())
+dp_doc = " ".join(nn.DataParallel.__doc__.split())
 for phrase in [
+    "splitting the input across the specified devices by chunking in the batch dimension",
     "In each forward, :attr:`module` is **replicated** on each device",
     "the update is done on the replicas which are destroyed after ``forward``",
     "the replica on ``device[0]`` will have its parameters and buffers sharing storage",
     "gradients from each replica are summed into the original module",
-    "It is recommended to use :class:`~torch.nn.parallel.DistributedDataParallel`",
+    "It is recommended to use :class:`~torch.nn.parallel.DistributedDataParallel`, instead of"
+    " this class, to do multi-GPU training, even if there is only a single node.",
 ]:
-    assert phrase in doc, phrase
+    assert phrase in dp_doc, phrase
+ddp_doc = " ".join(DDP.__doc__.split())
+for phrase in [
+    "does not chunk or otherwise shard the input across participating GPUs",
+    "on a host with N GPUs, you should spawn up ``N`` processes, ensuring that each process"
+    " exclusively works on a single GPU",
+    "``DistributedDataParallel`` is proven to be significantly faster than"
+    " :class:`torch.nn.DataParallel` for single-node multi-GPU data parallel training.",
+]:
+    assert phrase in ddp_doc, phrase
 # --8<-- [end:docstring]
 
 
-# --8<-- [start:cpu]
+# --8<-- [start:this-machine]
 class Counting(nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -59,14 +93,244 @@ class Counting(nn.Module):
 
 torch.manual_seed(0)
 net = Counting()
-dp = nn.DataParallel(net)  # no GPU here: nothing to split across
-print("device_ids:", dp.device_ids, "| the module itself:", dp.module is net)
-#> device_ids: [] | the module itself: True
+dp = nn.DataParallel(net)  # device_ids: every visible GPU ([] without one)
+gpus = torch.cuda.device_count()
+print("device_ids are the visible GPUs:", dp.device_ids == list(range(gpus)))
+#> device_ids are the visible GPUs: True
+print("dp.module is the wrapped module:", dp.module is net)
+#> dp.module is the wrapped module: True
 x = torch.randn(8, 3)
 for _ in range(3):
     out = dp(x)
-print("forward on the original module:", torch.equal(out, net.fc(x)), "| calls:", net.calls)
-#> forward on the original module: True | calls: 3
+print("output = the module's own output:", torch.allclose(out, net.fc(x.to(out.device))))
+#> output = the module's own output: True
+# No GPU or one GPU: forward calls the module itself, so it counts every call.
+# Two or more GPUs: each call runs on throw-away replicas, and the count stays 0.
+assert net.calls == (3 if gpus < 2 else 0)
+# --8<-- [end:this-machine]
+
+# --8<-- [start:state-dict]
 print(list(dp.state_dict()))  # what torch.save(dp.state_dict()) would store
 #> ['module.fc.weight', 'module.fc.bias']
-# --8<-- [end:cpu]
+plain = Counting()
+try:
+    plain.load_state_dict(dp.state_dict())
+except RuntimeError as err:
+    print(type(err).__name__, str(err).splitlines()[1].strip())
+    #> RuntimeError Missing key(s) in state_dict: "fc.weight", "fc.bias".
+plain.load_state_dict(dp.module.state_dict())  # save this instead: plain keys
+state = dp.state_dict()
+consume_prefix_in_state_dict_if_present(state, "module.")  # or strip the prefix afterwards
+plain.load_state_dict(state)
+print(list(state))
+#> ['fc.weight', 'fc.bias']
+# --8<-- [end:state-dict]
+
+
+# --8<-- [start:run-ranks]
+def run_ranks(fn, world_size: int = 2) -> list:
+    """Run fn(rank) in `world_size` CPU processes joined by a gloo process group.
+
+    Returns [fn(0), fn(1), ...]. The processes are forked from this one, so `fn`
+    can be any function defined here. A real job starts them with torchrun.
+    """
+    ctx = mp.get_context("fork")
+    results = ctx.SimpleQueue()
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def rank_main(rank: int) -> None:
+            torch.set_num_threads(1)  # one thread per process, as DataLoader workers do
+            dist.init_process_group(
+                "gloo",
+                init_method=f"file://{tmp}/rendezvous",  # the ranks meet through a file
+                rank=rank,
+                world_size=world_size,
+                timeout=timedelta(seconds=30),
+            )
+            results.put((rank, fn(rank)))
+            dist.destroy_process_group()
+
+        mp.start_processes(rank_main, nprocs=world_size, start_method="fork")  # waits for all
+        by_rank = dict(results.get() for _ in range(world_size))
+    return [by_rank[rank] for rank in range(world_size)]
+
+
+def small_model() -> nn.Module:
+    return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+
+
+assert "torch._dynamo.utils" in inspect.getsource(DDP.__init__)  # why the set-up imports it
+hook_doc = " ".join(default_hooks.allreduce_hook.__doc__.split())
+assert "DDP results is expected to be same as the case where no hook was registered" in hook_doc
+# --8<-- [end:run-ranks]
+
+
+# --8<-- [start:ddp-wrap]
+def wrap(rank: int) -> list:
+    torch.manual_seed(rank)  # different weights on each rank, on purpose
+    model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))
+    model[1].running_mean.fill_(rank)  # and a buffer that differs: 0.0 on rank 0, 1.0 on rank 1
+    before = [round(model[0].weight[0, 0].item(), 4), model[1].running_mean[0].item()]
+    DDP(model)
+    after = [round(model[0].weight[0, 0].item(), 4), model[1].running_mean[0].item()]
+    return [before, after]
+
+
+for rank, (before, after) in enumerate(run_ranks(wrap)):
+    print(f"rank {rank}: [weight, buffer] before DDP(model) {before}, after {after}")
+    #> rank 0: [weight, buffer] before DDP(model) [-0.0037, 0.0], after [-0.0037, 0.0]
+    #> rank 1: [weight, buffer] before DDP(model) [0.2576, 1.0], after [-0.0037, 0.0]
+# --8<-- [end:ddp-wrap]
+
+
+# --8<-- [start:ddp-grads]
+def grads(rank: int) -> dict:
+    torch.manual_seed(0)
+    model = DDP(small_model())
+    assert model.bucket_bytes_cap == 25 * 1024 * 1024  # default bucket size: 25 MB
+    calls = []
+
+    def counting_allreduce(state, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
+        calls.append(len(bucket.gradients()))
+        return default_hooks.allreduce_hook(None, bucket)  # sum over ranks, / world size
+
+    model.register_comm_hook(None, counting_allreduce)
+    gen = torch.Generator().manual_seed(1)
+    x, y = torch.randn(16, 4, generator=gen), torch.randint(0, 3, (16,), generator=gen)
+    mine = slice(8 * rank, 8 * rank + 8)  # batch_size 8 per process: this rank's half
+
+    with model.no_sync():  # backward without communication: this rank's own gradient
+        F.cross_entropy(model(x[mine]), y[mine]).backward()
+    own = model.module[0].weight.grad.clone()
+    model.zero_grad()
+
+    loss = F.cross_entropy(model(x[mine]), y[mine])
+    in_forward = len(calls)
+    loss.backward()
+    in_backward = len(calls) - in_forward
+
+    whole = copy.deepcopy(model.module)  # one model, one process, all 16 samples
+    whole.zero_grad()
+    F.cross_entropy(whole(x), y).backward()
+    return {
+        "comm": (in_forward, in_backward, calls),
+        "own": own.tolist(),
+        "after_backward": model.module[0].weight.grad.tolist(),
+        "whole_batch": whole[0].weight.grad.tolist(),
+    }
+
+
+r0, r1 = run_ranks(grads)
+in_forward, in_backward, buckets = r0["comm"]
+print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward {buckets}")
+#> gradient all-reduces: 0 in forward, 1 in backward [4]
+own0, own1, synced = (torch.tensor(r[k]) for r, k in [(r0, "own"), (r1, "own"), (r0, "after_backward")])
+print("ranks' own gradients differ:", not torch.allclose(own0, own1))
+#> ranks' own gradients differ: True
+print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],
+      torch.allclose(synced, (own0 + own1) / 2))
+#> after backward(), every rank holds their mean: True True
+print("= the gradient of the whole 16-sample batch:", torch.allclose(synced, torch.tensor(r0["whole_batch"])))
+#> = the gradient of the whole 16-sample batch: True
+# --8<-- [end:ddp-grads]
+
+
+# --8<-- [start:ddp-overlap]
+def overlap(rank: int) -> list:
+    torch.manual_seed(0)
+    model = DDP(small_model(), bucket_cap_mb=0.0001)  # tiny buckets: one layer per bucket
+    buckets = []
+
+    def hook(state, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
+        shapes = [tuple(g.shape) for g in bucket.gradients()]
+        not_yet_computed = sum(p.grad is None for p in model.parameters())
+        buckets.append(f"bucket {shapes}: {not_yet_computed} gradients not computed yet")
+        return default_hooks.allreduce_hook(None, bucket)
+
+    model.register_comm_hook(None, hook)
+    for _ in range(2):  # DDP re-forms its buckets after the first step
+        model.zero_grad(set_to_none=True)
+        buckets.clear()
+        model(torch.randn(8, 4)).sum().backward()
+    return buckets
+
+
+print(*run_ranks(overlap)[0], sep="\n")  # in the order backward all-reduced them
+#> bucket [(3,), (3, 8)]: 2 gradients not computed yet
+#> bucket [(8,), (8, 4)]: 0 gradients not computed yet
+# --8<-- [end:ddp-overlap]
+
+
+# --8<-- [start:ddp-step]
+def step(rank: int) -> dict:
+    torch.manual_seed(0)
+    model = DDP(small_model())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    # Private counter of the collectives this process has run in the group:
+    collectives = dist.group.WORLD._get_sequence_number_for_group
+    counts, rebuilt = [], []
+    for i in range(3):
+        x = torch.randn(8, 4, generator=torch.Generator().manual_seed(10 * rank + i))  # own data
+        n0 = collectives()
+        loss = model(x).pow(2).mean()
+        n1 = collectives()
+        rebuilt.append(model._has_rebuilt_buckets)  # private: re-formed its buckets yet?
+        loss.backward()
+        n2 = collectives()
+        optimizer.step()
+        n3 = collectives()
+        counts.append([n1 - n0, n2 - n1, n3 - n2])
+    return {"counts": counts, "rebuilt": rebuilt, "params": [p.tolist() for p in model.parameters()]}
+
+
+r0, r1 = run_ranks(step)
+print("collectives per step [forward, backward, optimizer.step]:", r0["counts"])
+#> collectives per step [forward, backward, optimizer.step]: [[0, 1, 0], [2, 1, 0], [0, 1, 0]]
+print("buckets re-formed yet, after the forward of step 1, 2, 3:", r0["rebuilt"])
+#> buckets re-formed yet, after the forward of step 1, 2, 3: [False, True, True]
+print("parameters identical on both ranks after 3 steps:", r0["params"] == r1["params"])
+#> parameters identical on both ranks after 3 steps: True
+# --8<-- [end:ddp-step]
+
+# --8<-- [start:ddp-buffers]
+defaults = inspect.signature(DDP).parameters
+for name in ["broadcast_buffers", "forward_sync_buffers", "init_sync"]:
+    print(f"{name}={defaults[name].default!r}")
+    #> broadcast_buffers=None
+    #> forward_sync_buffers=None
+    #> init_sync=True
+
+
+def buffers(rank: int) -> list:
+    rows = []
+    for kwargs in [{}, {"forward_sync_buffers": False}, {"broadcast_buffers": False}]:
+        model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))
+        model[1].running_mean.fill_(rank)  # rank 0: 0.0, rank 1: 1.0
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ddp = DDP(model, **kwargs)
+        at_init = model[1].running_mean[0].item()
+        model[1].running_mean.fill_(rank)  # different again
+        ddp.eval()  # BatchNorm now uses its running statistics without updating them
+        ddp(torch.randn(4, 4))
+        in_forward = model[1].running_mean[0].item()
+        warned = [w.category.__name__ for w in caught]
+        rows.append([str(kwargs or "defaults"), at_init, in_forward, warned])
+    return rows
+
+
+print(f"{'rank 1, DDP(model, ...)':32} {'buffer after DDP()':>18} {'after a forward':>16}")
+#> rank 1, DDP(model, ...)          buffer after DDP()  after a forward
+for name, at_init, in_forward, warned in run_ranks(buffers)[1]:
+    print(f"{name:32} {at_init:18} {in_forward:16}" + (f"  {warned}" if warned else ""))
+    #> defaults                                        0.0              0.0
+    #> {'forward_sync_buffers': False}                 0.0              1.0
+    #> {'broadcast_buffers': False}                    1.0              1.0  ['FutureWarning']
+# --8<-- [end:ddp-buffers]
+
+# --8<-- [start:windows]
+doc = " ".join(dist.is_available.__doc__.split())
+assert "``torch.distributed`` is available on Linux, MacOS and Windows" in doc
+print("torch.distributed here:", dist.is_available(), "| gloo:", dist.is_gloo_available())
+#> torch.distributed here: True | gloo: True
+# --8<-- [end:windows]

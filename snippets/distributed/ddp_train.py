@@ -8,6 +8,7 @@ Run: torchrun --nproc_per_node=2 snippets/distributed/ddp_train.py
 # timeout: 120
 
 # --8<-- [start:setup]
+import ast
 import os
 import shutil
 import sys
@@ -49,6 +50,10 @@ dist.init_process_group(
     timeout=timedelta(seconds=30),
     device_id=device if device.type == "cuda" else None,  # binds this rank to its GPU
 )
+init_doc = " ".join(dist.init_process_group.__doc__.split())
+assert 'If neither is specified, ``init_method`` is assumed to be "env://"' in init_doc
+assert "Default value is 10 minutes for NCCL and 30 minutes for other backends" in init_doc
+assert "collectives will be aborted asynchronously and the process will crash" in init_doc
 if rank == 0:
     print(f"backend={dist.get_backend()} world_size={dist.get_world_size()}")
     #> backend=gloo world_size=2
@@ -75,6 +80,11 @@ def flat_parameters(module: nn.Module) -> torch.Tensor:
     return torch.cat([p.detach().reshape(-1) for p in module.parameters()])
 
 
+def flat_state(module: nn.Module) -> torch.Tensor:
+    """Parameters and buffers (BatchNorm's running statistics), as one float tensor."""
+    return torch.cat([t.detach().reshape(-1).float() for t in module.state_dict().values()])
+
+
 # --8<-- [end:check-helpers]
 
 # --8<-- [start:data]
@@ -91,22 +101,28 @@ test_set = TensorDataset(x_all[n_train:], y_all[n_train:])
 train_sampler = DistributedSampler(train_set, shuffle=True, seed=0)  # rank/world from the group
 # sampler= and shuffle=True are mutually exclusive: the sampler does the shuffling.
 train_loader = DataLoader(train_set, batch_size=batch_size, sampler=train_sampler)
+assert (train_sampler.rank, train_sampler.num_replicas) == (rank, world_size)
 if rank == 0:
     print(f"{len(train_set)} samples -> {len(train_sampler)} per rank, {len(train_loader)} steps")
     #> 64 samples -> 32 per rank, 4 steps
 # --8<-- [end:data]
 
 # --8<-- [start:model]
+def make_model() -> nn.Module:
+    return nn.Sequential(nn.Linear(4, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Linear(16, 3))
+
+
 torch.manual_seed(100 + rank)  # different on purpose: DDP must make them equal
-model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3)).to(device)
-before = gather_tensor(flat_parameters(model))
+model = make_model().to(device)
+model[1].running_mean.fill_(float(rank))  # for the check: a buffer that differs, too
+before = gather_tensor(flat_state(model))
 model = DDP(model, device_ids=[local_rank] if device.type == "cuda" else None)
-after = gather_tensor(flat_parameters(model))
+after = gather_tensor(flat_state(model))
 assert not torch.equal(before[0], before[1])
-assert all(torch.equal(p, before[0]) for p in after)  # rank 0's weights, everywhere
+assert all(torch.equal(p, before[0]) for p in after)  # rank 0's weights and buffers, everywhere
 if rank == 0:
-    print("parameters broadcast from rank 0 when wrapping:", torch.equal(after[0], after[1]))
-    #> parameters broadcast from rank 0 when wrapping: True
+    print("parameters and buffers broadcast from rank 0 when wrapping:", torch.equal(*after))
+    #> parameters and buffers broadcast from rank 0 when wrapping: True
 # --8<-- [end:model]
 
 # --8<-- [start:grad-sync]
@@ -134,7 +150,8 @@ loss = loss_fn(model(xb), yb)
 in_forward = len(comm_calls)
 loss.backward()
 in_backward = len(comm_calls) - in_forward
-assert in_forward == 0 and comm_calls == [4]  # one bucket holding all 4 tensors
+assert in_forward == 0 and comm_calls == [6]  # one bucket holding all 6 parameter tensors
+assert model.bucket_bytes_cap == 25 * 1024 * 1024  # DDP's default bucket size: 25 MB
 means = [torch.stack(gather_tensor(g)).mean(dim=0) for g in local_grads]  # every rank gathers
 grads = [p.grad for p in model.parameters()]
 averaged = all(torch.allclose(g, m, atol=1e-6) for g, m in zip(grads, means, strict=True))
@@ -176,16 +193,84 @@ for epoch in range(3):
         # Check: the averaged loss is the mean of the ranks' own losses.
         ranks_losses = gather_tensor(loss.detach())
         assert torch.allclose(avg, sum(ranks_losses) / world_size)
+        assert not torch.equal(ranks_losses[0], ranks_losses[1])  # each rank's own loss differs
+        avg_op = loss.detach().clone()
+        dist.all_reduce(avg_op, op=dist.ReduceOp.AVG)  # the same in one call
+        assert torch.allclose(avg, avg_op)
         epoch_losses.append(avg.item())
         seen += idx.tolist()
     seen_per_epoch.append(seen)
     if rank == 0:
         print(f"epoch {epoch}: mean loss over ranks {sum(epoch_losses) / len(epoch_losses):.4f}")
-        #> epoch 0: mean loss over ranks 0.9077
-        #> epoch 1: mean loss over ranks 0.5463
-        #> epoch 2: mean loss over ranks 0.4070
+        #> epoch 0: mean loss over ranks 0.8797
+        #> epoch 1: mean loss over ranks 0.4811
+        #> epoch 2: mean loss over ranks 0.4486
 assert len(comm_calls) == 3 * len(train_loader)  # one gradient all_reduce per step
 # --8<-- [end:train]
+
+# --8<-- [start:notes-train]
+NOTES_TRAIN = """
+def train(epc):
+    for data, target in train_loader:
+        optimizer.zero_grad()
+
+        output = model(data.cuda(device))            # 这一行之前等待所有进程optimizer.step结束
+
+        _, pred = torch.max(output.data, 1)
+        train_correct += pred.eq(target.data.cuda(device).view_as(pred)).sum()
+
+        loss = F.cross_entropy(output, target.cuda(device))
+        total_loss += loss.item()
+        loss.backward()
+
+        optimizer.step()
+
+        reduce_loss(loss, world_size)                # 这一步是跨进程交互，获取所有进程的平均loss
+
+        global_step += 1
+        if global_step % 100 == 0:
+            pass
+"""
+
+
+class StaysPut(torch.Tensor):
+    def cuda(self, *args, **kwargs) -> torch.Tensor:  # so that the notes' .cuda(device) runs on CPU
+        return self.as_subclass(torch.Tensor)
+
+
+xb, yb, _ = next(iter(train_loader))
+plain = nn.Linear(4, 3)
+notes = {
+    "torch": torch,
+    "train_loader": [(xb.as_subclass(StaysPut), yb.as_subclass(StaysPut))],
+    "model": plain,
+    "optimizer": torch.optim.SGD(plain.parameters(), lr=0.5),
+    "device": device,
+    "reduce_loss": reduce_loss,
+    "world_size": world_size,
+}
+exec(NOTES_TRAIN, notes)  # defines the notes' train(epc), verbatim
+try:
+    notes["train"](0)
+except UnboundLocalError as err:
+    if rank == 0:
+        print(type(err).__name__, err)
+        #> UnboundLocalError cannot access local variable 'train_correct' where it is not associated with a value
+tree = ast.parse(NOTES_TRAIN)
+assigned = {
+    n.id
+    for a in ast.walk(tree)
+    if isinstance(a, ast.Assign)
+    for n in ast.walk(a.targets[0])
+    if isinstance(n, ast.Name)
+}
+only_added_to = {a.target.id for a in ast.walk(tree) if isinstance(a, ast.AugAssign)} - assigned
+if rank == 0:
+    print("only ever `+=`, never given a first value:", sorted(only_added_to))
+    #> only ever `+=`, never given a first value: ['global_step', 'total_loss', 'train_correct']
+    print("uses F, which the notes never import:", "F" in notes["train"].__code__.co_names)
+    #> uses F, which the notes never import: True
+# --8<-- [end:notes-train]
 
 # --8<-- [start:check-shards]
 all_seen = gather_objects(seen_per_epoch)  # [rank][epoch] -> sample indices
@@ -202,6 +287,8 @@ for epoch in range(3):
         #> epoch 2: shard sizes [32, 32], disjoint True, covering True
 orders = all_seen[0]  # rank 0's samples, in training order, per epoch
 assert orders[0] != orders[1] and orders[1] != orders[2]  # set_epoch reshuffles
+unset = DistributedSampler(train_set, shuffle=True, seed=0)  # set_epoch never called
+assert list(unset) == list(unset) == all_seen[rank][0]  # epoch 0's order, every time
 if rank == 0:
     for epoch in range(3):
         print(f"epoch {epoch}, rank 0 starts with {orders[epoch][:8]}")
@@ -219,6 +306,28 @@ if rank == 0:
 # --8<-- [end:check-params]
 
 
+# --8<-- [start:check-buffers]
+bn = model.module[1]
+trained = gather_tensor(bn.running_mean)  # each rank's own after its last training batch
+collectives = dist.group.WORLD._get_sequence_number_for_group  # private: collectives run so far
+model.eval()
+counts = []
+with torch.no_grad():
+    for _ in range(2):  # two forwards of the wrapped model, on every rank
+        start = collectives()
+        model(x_all[:4].to(device))
+        counts.append(collectives() - start)
+synced = gather_tensor(bn.running_mean)
+assert not torch.equal(trained[0], trained[1]) and torch.equal(synced[1], trained[0])
+assert counts[0] > 0 and counts[1] == 0
+if rank == 0:
+    print("BatchNorm buffers equal on all ranks: after training", torch.equal(*trained),
+          "| after the next forward", torch.equal(*synced))
+    #> BatchNorm buffers equal on all ranks: after training False | after the next forward True
+    print("that forward communicates:", counts[0] > 0, "| the one after it:", counts[1] > 0)
+    #> that forward communicates: True | the one after it: False
+# --8<-- [end:check-buffers]
+
 # --8<-- [start:evaluate]
 @torch.no_grad()
 def count_correct(net: nn.Module, dataset: TensorDataset) -> torch.Tensor:
@@ -227,12 +336,25 @@ def count_correct(net: nn.Module, dataset: TensorDataset) -> torch.Tensor:
     return (net(x).argmax(dim=1) == y).sum()
 
 
+# A collective that one rank calls alone waits for the others until the group's
+# timeout: shown on a group with a 1 s timeout (gloo; NCCL would abort the process).
+if backend == "gloo":
+    lonely = dist.new_group(timeout=timedelta(seconds=1))
+    if rank == 0:
+        try:
+            dist.all_reduce(torch.ones(1), group=lonely)  # rank 1 never joins
+        except RuntimeError as err:
+            print("a collective on rank 0 alone:", str(err).split("] ")[-1])
+            #> a collective on rank 0 alone: Timed out waiting 1000ms for recv operation to complete
+    dist.barrier()
+    dist.destroy_process_group(lonely)
+
 # One rank evaluates the plain module: `model.module` does no communication,
 # so the other ranks cannot be left waiting inside a collective.
 if rank == 0:
     acc_rank0 = count_correct(model.module, test_set).item() / len(test_set)
     print(f"test accuracy (rank 0 alone): {acc_rank0:.4f}")
-    #> test accuracy (rank 0 alone): 0.8438
+    #> test accuracy (rank 0 alone): 0.8125
 dist.barrier()  # the others wait here
 
 # Or every rank evaluates its shard and the counts are summed.
@@ -242,8 +364,10 @@ correct = count_correct(model.module, shard)
 dist.all_reduce(correct)  # SUM over ranks
 if rank == 0:
     print(f"test accuracy (shards + all_reduce): {correct.item() / len(test_set):.4f}")
-    #> test accuracy (shards + all_reduce): 0.8438
+    #> test accuracy (shards + all_reduce): 0.8125
     assert correct.item() / len(test_set) == acc_rank0  # 32 samples: no padding
+# With 31 test samples, the sampler would pad: one sample evaluated twice.
+assert len(DistributedSampler(TensorDataset(torch.arange(31)))) * world_size == 32
 # --8<-- [end:evaluate]
 
 # --8<-- [start:checkpoint]
@@ -255,9 +379,10 @@ if rank == 0:
 dist.barrier()
 state = torch.load(ckpt, map_location=device)
 assert all(torch.equal(state[k], v) for k, v in model.module.state_dict().items())
+make_model().load_state_dict(state)  # loads into the plain model
 if rank == 0:
     print(list(state))
-    #> ['0.weight', '0.bias', '2.weight', '2.bias']
+    #> ['0.weight', '0.bias', '1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked', '3.weight', '3.bias']
 dist.barrier()  # nobody deletes the file while another rank still reads it
 if rank == 0:
     shutil.rmtree(ckpt_dir)
@@ -265,4 +390,5 @@ if rank == 0:
 
 # --8<-- [start:shutdown]
 dist.destroy_process_group()
+assert not dist.is_initialized()
 # --8<-- [end:shutdown]

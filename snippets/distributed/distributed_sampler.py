@@ -5,14 +5,18 @@ No process group is needed: passing num_replicas= and rank= explicitly shows
 what each of the processes would get.
 """
 
-# --8<-- [start:steps]
+# --8<-- [start:setup]
+import math
+
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 from torch.utils.data.distributed import DistributedSampler
 
 dataset = TensorDataset(torch.arange(10_000))  # 10000 samples
 batch_size, world_size = 100, 4  # batch_size per process, 4 processes
+# --8<-- [end:setup]
 
+# --8<-- [start:steps]
 plain = DataLoader(dataset, batch_size=batch_size)  # every process would see everything
 print("without DistributedSampler:", len(plain), "steps per process per epoch")
 #> without DistributedSampler: 100 steps per process per epoch
@@ -24,15 +28,20 @@ for rank in range(world_size):
     #> rank 1: 2500 samples, 25 steps
     #> rank 2: 2500 samples, 25 steps
     #> rank 3: 2500 samples, 25 steps
+step_samples = 0  # what one optimizer step sees: the first batch of every process
+for rank in range(world_size):
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank)
+    step_samples += len(next(iter(DataLoader(dataset, batch_size=batch_size, sampler=sampler)))[0])
+assert step_samples == 4 * 100
 # --8<-- [end:steps]
 
 
 # --8<-- [start:uneven]
-def shards(n: int, world_size: int, **kwargs) -> list[list[int]]:
+def shards(n: int, world_size: int, shuffle: bool = False, **kwargs) -> list[list[int]]:
     """The indices each rank gets from a dataset of n samples (no shuffling, to read them)."""
     data = TensorDataset(torch.arange(n))
     return [
-        list(DistributedSampler(data, num_replicas=world_size, rank=r, shuffle=False, **kwargs))
+        list(DistributedSampler(data, num_replicas=world_size, rank=r, shuffle=shuffle, **kwargs))
         for r in range(world_size)
     ]
 
@@ -41,6 +50,20 @@ print(shards(10, 4))  # drop_last=False (default): pad by repeating samples
 #> [[0, 4, 8], [1, 5, 9], [2, 6, 0], [3, 7, 1]]
 print(shards(10, 4, drop_last=True))  # drop the tail instead
 #> [[0, 4], [1, 5], [2, 6], [3, 7]]
+# Shuffled, the padding repeats the first indices of the permutation:
+perm = torch.randperm(10, generator=torch.Generator().manual_seed(0)).tolist()  # seed 0, epoch 0
+assert shards(10, 4, shuffle=True) == [(perm + perm[:2])[r::4] for r in range(4)]
+# and the samples drop_last leaves out change with the epoch:
+left_out = []
+for epoch in range(2):
+    data = TensorDataset(torch.arange(10))
+    kept = set()
+    for r in range(4):
+        sampler = DistributedSampler(data, num_replicas=4, rank=r, drop_last=True)
+        sampler.set_epoch(epoch)
+        kept |= set(sampler)
+    left_out.append(set(range(10)) - kept)
+assert len(left_out[0]) == len(left_out[1]) == 2 and left_out[0] != left_out[1]
 # --8<-- [end:uneven]
 
 # --8<-- [start:uneven-counts]
@@ -50,10 +73,14 @@ for n in [10_000, 10_001, 10_099]:
     print(
         f"n={n}: padded {len(padded[0])}/rank, {sum(map(len, padded)) - n} repeated;"
         f" drop_last {len(dropped[0])}/rank, {n - sum(map(len, dropped))} never seen"
+    )
     #> n=10000: padded 2500/rank, 0 repeated; drop_last 2500/rank, 0 never seen
     #> n=10001: padded 2501/rank, 3 repeated; drop_last 2500/rank, 1 never seen
     #> n=10099: padded 2525/rank, 1 repeated; drop_last 2524/rank, 3 never seen
-    )
+for n in range(1, 50):  # the rule, for every size up to 49
+    padded, dropped = shards(n, 4), shards(n, 4, drop_last=True)
+    assert len(padded[0]) == math.ceil(n / 4) and 0 <= sum(map(len, padded)) - n <= 3
+    assert len(dropped[0]) == n // 4 and 0 <= n - sum(map(len, dropped)) <= 3
 # --8<-- [end:uneven-counts]
 
 # --8<-- [start:two-drop-lasts]
@@ -75,6 +102,13 @@ for epoch in range(3):
     orders.append(list(sampler))
 print("set_epoch:   ", *orders)
 #> set_epoch:    [4, 7, 2, 1] [5, 2, 7, 1] [0, 7, 6, 1]
+for epoch, order in enumerate(orders):  # one permutation, seeded with seed + epoch; rank 0's half
+    perm = torch.randperm(8, generator=torch.Generator().manual_seed(0 + epoch)).tolist()
+    assert order == perm[0::2]
+    other = DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=1, seed=0)
+    other.set_epoch(epoch)
+    assert list(other) == perm[1::2]  # rank 1: the other half of the same permutation
+assert DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=0).epoch == 0
 # --8<-- [end:set-epoch]
 
 # --8<-- [start:seed-not-global]

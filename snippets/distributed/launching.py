@@ -1,31 +1,48 @@
-"""torchrun versus the old `python -m torch.distributed.launch`: how local_rank arrives.
+"""torchrun versus the old `python -m torch.distributed.launch`: how ranks arrive, on one node and two.
 
 Page: docs/distributed/launching.md
+Starts real launchers as subprocesses: two torchrun launchers that simulate two
+nodes on 127.0.0.1, and the old launcher once.
 """
 
-# --8<-- [start:commands]
+# --8<-- [start:setup]
 import argparse
 import contextlib
+import inspect
 import io
 import json
+import multiprocessing as mp
 import os
 import shlex
+import socket
 import subprocess
 import sys
+import tempfile
 import warnings
+from importlib.metadata import entry_points
 from pathlib import Path
 
+import torch.distributed as dist
 import torch.distributed.launch as legacy_launch
 import torch.distributed.run as torchrun
 
-from docverify.paths import DOCS_DIR
+# The command lines shown on the page (docs/distributed/launch_commands.sh):
+COMMANDS = [
+    "torchrun --standalone --nproc_per_node=2 snippets/distributed/ddp_train.py",
+    "torchrun --nnodes=2 --nproc_per_node=4 --node_rank=0 --master_addr=10.0.0.1"
+    " --master_port=29500 train.py --epochs 10",
+    "torchrun --nnodes=2 --nproc_per_node=4 --node_rank=1 --master_addr=10.0.0.1"
+    " --master_port=29500 train.py --epochs 10",
+    "torchrun --nnodes=2 --nproc_per_node=4 --rdzv_id=job42 --rdzv_backend=c10d"
+    " --rdzv_endpoint=10.0.0.1:29400 train.py --epochs 10",
+    "python -m torch.distributed.launch --nproc_per_node=2 main.py",
+]
+# --8<-- [end:setup]
 
-HERE = Path(__file__).resolve().parent
-COMMANDS = DOCS_DIR / "distributed" / "launch_commands.sh"  # shown on the page as well
 
-
+# --8<-- [start:commands]
 def parse(command: str) -> argparse.Namespace:
-    """A command line from docs/distributed/launch_commands.sh, parsed by the launcher it names."""
+    """A command line, parsed by the launcher it names."""
     argv = shlex.split(command)
     if argv[0] == "torchrun":
         return torchrun.parse_args(argv[1:])
@@ -40,57 +57,154 @@ def worker_command(args: argparse.Namespace) -> str:
     return "python " + " ".join(cmd_args)
 
 
-for line in COMMANDS.read_text(encoding="utf-8").splitlines():
-    if line.strip() and not line.startswith("#"):
-        args = parse(line)
-        nodes = torchrun.parse_min_max_nnodes(args.nnodes)[1]
-        # As torchrun.run() decides: one node and no address given -> a local rendezvous.
-        if args.standalone or (nodes == 1 and args.master_port is None):
-            where = "rendezvous on localhost, free port"
-        elif args.rdzv_backend == "static":
-            where = f"node_rank {args.node_rank}, master {args.master_addr}:{args.master_port}"
-        else:
-            where = f"{args.rdzv_backend} rendezvous at {args.rdzv_endpoint}, id {args.rdzv_id}"
-        run = worker_command(args)
-        print(f"{nodes} node(s) x {args.nproc_per_node} processes, {where}\n   each runs: {run}")
-        #> 1 node(s) x 2 processes, rendezvous on localhost, free port
-        #>    each runs: python -u snippets/distributed/ddp_train.py
-        #> 2 node(s) x 4 processes, node_rank 0, master 10.0.0.1:29500
-        #>    each runs: python -u train.py --epochs 10
-        #> 2 node(s) x 4 processes, node_rank 1, master 10.0.0.1:29500
-        #>    each runs: python -u train.py --epochs 10
-        #> 2 node(s) x 4 processes, c10d rendezvous at 10.0.0.1:29400, id job42
-        #>    each runs: python -u train.py --epochs 10
-        #> 1 node(s) x 2 processes, rendezvous on localhost, free port
-        #>    each runs: python -u main.py --local-rank=${local_rank}
+for command in COMMANDS:
+    args = parse(command)
+    nodes = torchrun.parse_min_max_nnodes(args.nnodes)[1]
+    # As torchrun.run() decides: one node and no address given -> a local rendezvous.
+    if args.standalone or (nodes == 1 and args.master_port is None):
+        where = "rendezvous on localhost, free port"
+    elif args.rdzv_backend == "static":
+        where = f"node_rank {args.node_rank}, master {args.master_addr}:{args.master_port}"
+    else:
+        where = f"{args.rdzv_backend} rendezvous at {args.rdzv_endpoint}, id {args.rdzv_id}"
+    print(f"{nodes} node(s) x {args.nproc_per_node} processes, {where}\n   each runs:", worker_command(args))
+    #> 1 node(s) x 2 processes, rendezvous on localhost, free port
+    #>    each runs: python -u snippets/distributed/ddp_train.py
+    #> 2 node(s) x 4 processes, node_rank 0, master 10.0.0.1:29500
+    #>    each runs: python -u train.py --epochs 10
+    #> 2 node(s) x 4 processes, node_rank 1, master 10.0.0.1:29500
+    #>    each runs: python -u train.py --epochs 10
+    #> 2 node(s) x 4 processes, c10d rendezvous at 10.0.0.1:29400, id job42
+    #>    each runs: python -u train.py --epochs 10
+    #> 1 node(s) x 2 processes, rendezvous on localhost, free port
+    #>    each runs: python -u main.py --local-rank=${local_rank}
 # --8<-- [end:commands]
 
+# --8<-- [start:node-rank-c10d]
+with contextlib.redirect_stderr(io.StringIO()) as log:  # torchrun logs its warnings there
+    worker_command(parse(COMMANDS[3].replace("--rdzv_id", "--node_rank=1 --rdzv_id")))
+print(log.getvalue().strip().splitlines()[-1].split("] ", 1)[1])
+#> node_rank is only used for static rdzv_backend. It will be ignored for rdzv_backend=c10d.
+# --8<-- [end:node-rank-c10d]
+
+# --8<-- [start:two-nodes]
+NODE_WORKER = """
+import json, os
+from datetime import timedelta
+import torch
+import torch.distributed as dist
+from torch.utils.data import TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+dist.init_process_group("gloo", timeout=timedelta(seconds=30))
+sampler = DistributedSampler(TensorDataset(torch.arange(8)), shuffle=False)  # rank: from the group
+names = ["NODE", "RANK", "LOCAL_RANK", "GROUP_RANK", "LOCAL_WORLD_SIZE", "WORLD_SIZE"]
+me = {name: os.environ[name] for name in names}
+me.update(get_rank=dist.get_rank(), shard=list(sampler), env=sorted(os.environ))
+everyone = [None] * dist.get_world_size()
+dist.all_gather_object(everyone, me)  # across both "nodes"
+if dist.get_rank() == 0:
+    with open(os.environ["RESULT"], "w") as f:
+        json.dump(everyone, f)
+dist.barrier()  # nobody leaves while another rank still needs the group
+dist.destroy_process_group()
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+torchrun_command = [e for e in entry_points(group="console_scripts") if e.name == "torchrun"]
+assert torchrun_command[0].value == "torch.distributed.run:main"  # what `torchrun` runs
+
+
+def node(argv: list[str], name: str) -> None:
+    """One "machine": torchrun's own main(), what the `torchrun` command runs, on argv."""
+    os.environ["NODE"] = name  # read by the workers, as a host name would be
+    torchrun.main(argv)
+
+
+port = free_port()
+with tempfile.TemporaryDirectory() as tmp:
+    worker, result = Path(tmp, "worker.py"), Path(tmp, "ranks.json")
+    worker.write_text(NODE_WORKER, encoding="utf-8")
+    os.environ.update(OMP_NUM_THREADS="1", RESULT=str(result))  # inherited by the workers
+    launch_env = dict(os.environ)
+    nodes = []
+    for i, command in enumerate(COMMANDS[1:3]):  # the page's two static lines, one per node
+        line = command.replace("10.0.0.1", "127.0.0.1").replace("29500", str(port))
+        line = line.replace("--nproc_per_node=4", "--nproc_per_node=2")
+        argv = shlex.split(line.replace("train.py --epochs 10", str(worker)))[1:]
+        # Forked from this process, each launcher starts without importing torch again.
+        nodes.append(mp.get_context("fork").Process(target=node, args=(argv, f"node{i}")))
+        nodes[-1].start()
+    for launcher in nodes:
+        launcher.join(timeout=45)
+    assert [launcher.exitcode for launcher in nodes] == [0, 0]
+    ranks = json.loads(result.read_text(encoding="utf-8"))
+print("node   RANK LOCAL_RANK GROUP_RANK get_rank() DistributedSampler")
+#> node   RANK LOCAL_RANK GROUP_RANK get_rank() DistributedSampler
+for r in ranks:
+    print(f"{r['NODE']:6} {r['RANK']:>4} {r['LOCAL_RANK']:>10} {r['GROUP_RANK']:>10}"
+          f" {r['get_rank']:>10} {r['shard']}")
+    #> node0     0          0          0          0 [0, 4]
+    #> node0     1          1          0          1 [1, 5]
+    #> node1     2          0          1          2 [2, 6]
+    #> node1     3          1          1          3 [3, 7]
+for r in ranks:
+    assert int(r["RANK"]) == int(r["GROUP_RANK"]) * int(r["LOCAL_WORLD_SIZE"]) + int(r["LOCAL_RANK"])
+    assert r["get_rank"] == int(r["RANK"]) and int(r["WORLD_SIZE"]) == 4
+shards = [set(r["shard"]) for r in ranks]
+assert set.union(*shards) == set(range(8)) and sum(map(len, shards)) == 8  # disjoint, covering
+# On the second node, get_rank() is not a GPU index of that machine (0 .. LOCAL_WORLD_SIZE-1):
+assert all(r["get_rank"] >= int(r["LOCAL_WORLD_SIZE"]) for r in ranks if r["NODE"] == "node1")
+torchrun_vars = sorted(set(ranks[0]["env"]) - set(launch_env) - {"NODE"})
+# --8<-- [end:two-nodes]
+
 # --8<-- [start:legacy-run]
-parent_env = {**os.environ, "OMP_NUM_THREADS": "1"}
-parent_env.pop("PYTHONWARNINGS", None)  # let the launcher print its warning normally
-done = subprocess.run(
-    [sys.executable, "-m", "torch.distributed.launch", "--nproc_per_node=1", "--standalone"]
-    + [str(HERE / "_show_local_rank.py")],
-    env=parent_env,
-    capture_output=True,
-    text=True,
-    timeout=60,
-    check=True,
-)
+SHOW_ENV = "import json, os, sys\nprint(json.dumps({'argv': sys.argv[1:], 'env': dict(os.environ)}))\n"
+legacy_env = {**launch_env}
+legacy_env.pop("PYTHONWARNINGS", None)  # let the launcher print its warning normally
+with tempfile.TemporaryDirectory() as tmp:
+    script = Path(tmp, "show_env.py")
+    script.write_text(SHOW_ENV, encoding="utf-8")
+    done = subprocess.run(
+        # "-u" before "-m": an option of python, not of the launcher
+        [sys.executable, "-u", "-m", "torch.distributed.launch", "--nproc_per_node=1"]
+        + ["--standalone", str(script)],
+        env=legacy_env,
+        capture_output=True,
+        text=True,
+        timeout=45,
+        check=True,
+    )
 report = json.loads(done.stdout.splitlines()[-1])
 print("argv:", report["argv"], "| LOCAL_RANK:", report["env"]["LOCAL_RANK"])
 #> argv: ['--local-rank=0'] | LOCAL_RANK: 0
 warning = next(line for line in done.stderr.splitlines() if "FutureWarning" in line)
 print(warning[warning.index("FutureWarning") :])
 #> FutureWarning: The module torch.distributed.launch is deprecated
-added = sorted(set(report["env"]) - set(parent_env))
-print("variables set by the launcher:", added)
+for phrase in ["Use torchrun.", "--use-env is set by default in torchrun", "os.environ['LOCAL_RANK']"]:
+    assert phrase in done.stderr, phrase
+legacy_vars = sorted(set(report["env"]) - set(legacy_env))
+print("variables set by the launcher:", legacy_vars)
 #> variables set by the launcher: ['GROUP_RANK', 'GROUP_WORLD_SIZE', 'LOCAL_RANK', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT', 'RANK', 'ROLE_NAME', 'ROLE_RANK', 'ROLE_WORLD_SIZE', 'TORCHELASTIC_ERROR_FILE', 'TORCHELASTIC_MAX_RESTARTS', 'TORCHELASTIC_RESTART_COUNT', 'TORCHELASTIC_RUN_ID', 'TORCHELASTIC_SIGNALS_TO_HANDLE', 'TORCHELASTIC_USE_AGENT_STORE', 'TORCH_NCCL_ASYNC_ERROR_HANDLING', 'WORLD_SIZE']
+print("the same as torchrun's on the two nodes:", legacy_vars == torchrun_vars)
+#> the same as torchrun's on the two nodes: True
+# The old launcher is torchrun's own run() with one more option, --use-env (default off):
+assert "from torch.distributed.run import get_args_parser, run" in inspect.getsource(legacy_launch)
+assert legacy_launch.parse_args(["main.py"]).use_env is False
+# init_process_group's default "env://" reads MASTER_ADDR and MASTER_PORT:
+env_rendezvous = inspect.getsource(dist.rendezvous.__globals__["_env_rendezvous_handler"])
+assert '"MASTER_ADDR"' in env_rendezvous and '"MASTER_PORT"' in env_rendezvous
 # --8<-- [end:legacy-run]
 
 # --8<-- [start:old-script]
 old = argparse.ArgumentParser(prog="main.py")
-old.add_argument("--local_rank", type=int, default=0)  # the pre-2.0 spelling
+old.add_argument("--local_rank", type=int, default=0)  # the spelling of old scripts
 stderr = io.StringIO()
 with contextlib.redirect_stderr(stderr), contextlib.suppress(SystemExit):
     old.parse_args(["--local-rank=1"])  # what torch.distributed.launch passes today
@@ -117,6 +231,7 @@ print(f"script: {args.training_script!r}, its arguments: {args.training_script_a
 #> script: '—nproc_per_node=2', its arguments: ['main.py']
 print("processes:", args.nproc_per_node)
 #> processes: 1
+assert torchrun.parse_args(["--nproc-per-node=2", "main.py"]).nproc_per_node == "2"  # also accepted
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     stderr = io.StringIO()
@@ -126,4 +241,9 @@ print(stderr.getvalue().splitlines()[-1].split(": ", 1)[1])  # launch's error me
 #> error: unrecognized arguments: -u
 print([f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught])
 #> ['FutureWarning: The module torch.distributed.launch is deprecated']
+stderr = io.StringIO()
+with contextlib.redirect_stderr(stderr), contextlib.suppress(SystemExit):
+    torchrun.parse_args(["--nproc_per_node=2", "-u", "main.py"])  # the same with torchrun
+print(stderr.getvalue().splitlines()[-1].split(": ", 1)[1])
+#> error: unrecognized arguments: -u
 # --8<-- [end:typos]

@@ -5,8 +5,12 @@ Runs on CPU and CUDA with the same output: it prints facts, never timings.
 """
 # devices: cpu, cuda
 
-# --8<-- [start:clocks]
+# --8<-- [start:setup]
+import ast
 import inspect
+import os
+import statistics
+import textwrap
 import time
 import timeit
 
@@ -14,8 +18,14 @@ import torch
 from torch import nn
 from torch.utils import benchmark
 
-from ptnotes.device import notes_device
+# the test suite sets NOTES_DEVICE to run this page on each device
+device = os.environ.get("NOTES_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+linear = nn.Linear(256, 512).to(device)
+x = torch.randn(64, 256, device=device)
+# --8<-- [end:setup]
 
+# --8<-- [start:clocks]
 for name in ["time", "perf_counter"]:
     info = time.get_clock_info(name)
     print(f"time.{name}(): monotonic={info.monotonic} adjustable={info.adjustable}")
@@ -25,21 +35,16 @@ print("timeit.default_timer is time.perf_counter:", timeit.default_timer is time
 #> timeit.default_timer is time.perf_counter: True
 # --8<-- [end:clocks]
 
+
 # --8<-- [start:timed]
-device = notes_device()
-torch.manual_seed(0)
-linear = nn.Linear(256, 512).to(device)
-x = torch.randn(64, 256, device=device)
-
-
 def sync() -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)  # wait until the GPU has finished queued work
+    if device == "cuda":
+        torch.cuda.synchronize()  # wait until the GPU has finished all queued work
 
 
 def timed(fn, *, warmup: int = 3, repeat: int = 20) -> float:
     """Median seconds per call: warm-up first, a monotonic clock, synchronised."""
-    for _ in range(warmup):  # first calls pay one-off costs (allocation, kernel choice)
+    for _ in range(warmup):  # first calls pay one-off costs
         fn()
     times = []
     for _ in range(repeat):
@@ -48,36 +53,106 @@ def timed(fn, *, warmup: int = 3, repeat: int = 20) -> float:
         fn()
         sync()  # don't stop the clock before the GPU has finished
         times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
+    return statistics.median(times)
 
 
 with torch.no_grad():
     seconds = timed(lambda: linear(x))
 assert seconds > 0
+# One slow outlier among ten measurements moves the mean, not the median:
+assert statistics.median([1.0] * 9 + [50.0]) == 1.0 < statistics.mean([1.0] * 9 + [50.0])
 # --8<-- [end:timed]
 
+# --8<-- [start:cpu-sync]
+body = ast.parse(textwrap.dedent(inspect.getsource(torch.cpu.synchronize))).body[0].body
+print("torch.cpu.synchronize() is only a docstring:", len(body) == 1 and isinstance(body[0], ast.Expr))
+#> torch.cpu.synchronize() is only a docstring: True
+doc = " ".join(torch.cpu.synchronize.__doc__.split())
+print(doc[doc.index("N.B.") :])
+#> N.B. This function only exists to facilitate device-agnostic code.
+# --8<-- [end:cpu-sync]
+
+# --8<-- [start:cuda-sync]
+try:
+    torch.cuda.synchronize()  # unconditionally
+    outcome = "returns"  # a usable GPU: it waited for it
+except RuntimeError as err:  # a CUDA build, but no usable GPU or driver
+    outcome = "RuntimeError"
+    assert "NVIDIA driver" in str(err) or "no CUDA GPUs" in str(err), err
+except AssertionError as err:  # a CPU-only (+cpu) build
+    outcome = "AssertionError"
+    assert str(err) == "Torch not compiled with CUDA enabled", err
+if torch.cuda.is_available():
+    assert outcome == "returns"
+elif torch.backends.cuda.is_built():
+    assert outcome == "RuntimeError"  # this page's CPU runs, on a CUDA build without a GPU
+else:
+    assert outcome == "AssertionError"
+# Where the +cpu build's AssertionError comes from:
+lazy_init = inspect.getsource(torch.cuda._lazy_init)
+assert 'if not hasattr(torch._C, "_cuda_getDeviceCount"):' in lazy_init
+assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in lazy_init
+# --8<-- [end:cuda-sync]
+
 # --8<-- [start:benchmark-timer]
-timer = benchmark.Timer(
-    stmt="linear(x)",
-    globals={"linear": linear, "x": x},
-    label="nn.Linear(256, 512)",
-    description=str(device.type),
-)
+calls = 0
+
+
+def forward() -> None:
+    global calls
+    calls += 1
+    linear(x)
+
+
+timer = benchmark.Timer(stmt="forward()", globals={"forward": forward}, label="nn.Linear(256, 512)")
 with torch.no_grad():
     m = timer.blocked_autorange(min_run_time=0.1)  # warm-up, then blocks of many runs
-assert m.median > 0 and m.number_per_run >= 1 and len(m.times) >= 1
+timed_runs = m.number_per_run * len(m.raw_times)
 print(type(m).__name__, "| threads used:", m.task_spec.num_threads)
 #> Measurement | threads used: 1
-# Its default clock synchronises the accelerator (GPU) before reading perf_counter:
+print("calls beyond the timed ones (warm-up):", calls > timed_runs)
+#> calls beyond the timed ones (warm-up): True
+print("timed blocks add up to min_run_time or more:", sum(m.raw_times) >= 0.1)
+#> timed blocks add up to min_run_time or more: True
+assert m.median > 0 and len(m.times) == len(m.raw_times)  # seconds per run, one per block
+shown = repr(m)  # what print(m) shows: the median, with 4 or more blocks also the IQR
+assert f"{len(m.times)} measurement" in shown and "1 thread" in shown
+assert ("Median: " in shown) == (len(m.times) > 1) and ("IQR: " in shown) == (len(m.times) >= 4)
+assert m.iqr >= 0 and m.mean > 0  # the numbers behind it
+calls = 0
+with torch.no_grad():
+    timer.timeit(number=200)
+print("timeit(number=200) ran the statement", calls, "times")  # 200 + a warm-up of 2
+#> timeit(number=200) ran the statement 202 times
+# The default clock synchronises the accelerator (a GPU), then reads perf_counter:
 clock = inspect.signature(benchmark.Timer).parameters["timer"].default
-print(f"{clock.__module__}.{clock.__name__}", "synchronize" in clock.__code__.co_names)
-#> torch.utils.benchmark.utils.timer.timer True
+print(inspect.getsource(clock).strip())
+#> def timer() -> float:
+#>     if torch.accelerator.is_available():
+#>         torch.accelerator.synchronize()
+#>     return timeit.default_timer()
+autorange_doc = " ".join(benchmark.Timer.blocked_autorange.__doc__.split())
+assert "increasing block size until timer overhead is less than 0.1% of the overall" in autorange_doc
 # --8<-- [end:benchmark-timer]
 
 # --8<-- [start:timeit-notes]
 input = x  # the notes' name (it shadows the built-in input())
 total = timeit.timeit("_ = linear(input)", number=3, setup="from __main__ import input, linear")
-assert total > 0  # seconds for all 3 runs together, not per run
+assert total > 0
 per_run = timeit.timeit("linear(x)", number=100, globals={"linear": linear, "x": x}) / 100
 assert per_run > 0
 # --8<-- [end:timeit-notes]
+
+# --8<-- [start:timeit-total]
+clock_now = 0.0  # a fake clock: every run of the statement takes exactly 1 "second"
+
+
+def one_second() -> None:
+    global clock_now
+    clock_now += 1.0
+
+
+runs = timeit.Timer("one_second()", timer=lambda: clock_now, globals=globals()).timeit(number=3)
+print("timeit.timeit(number=3) returns", runs, "| the statement ran", int(clock_now), "times")
+#> timeit.timeit(number=3) returns 3.0 | the statement ran 3 times
+# --8<-- [end:timeit-total]

@@ -1,14 +1,18 @@
 """argparse: positional vs optional arguments, `default` and `nargs`, parse_known_args.
 
-Page: docs/environment/argparse.md
+Page: docs/environment/argparse_pitfalls.md
 Every behaviour is shown by parsing an explicit argument list (what PyCharm's
 "Parameters" field or the shell would pass), never the real command line.
 """
 
+# --8<-- [start:setup]
 import argparse
 import contextlib
 import io
 import sys
+import unicodedata
+
+# --8<-- [end:setup]
 
 
 # --8<-- [start:helper]
@@ -30,10 +34,14 @@ parser.add_argument("--devices")
 parser.add_argument("--evaluate", action="store_true")
 parser.add_argument("configs", nargs="+", default="configs/c1.py")  # as in the notes
 
-print(parse(parser, []))  # "Run" with an empty Parameters field
+error = parse(parser, [])  # "Run" with an empty Parameters field
+print(error)
 #> exit status 2
 #> usage: train.py [-h] [--devices DEVICES] [--evaluate] configs [configs ...]
 #> train.py: error: the following arguments are required: configs
+NOTES_ERROR = """usage: train.py [-h] [--devices DEVICES] [--evaluate] configs [configs ...]
+train.py: error: the following arguments are required: configs"""  # copied from the notes
+assert error.endswith(NOTES_ERROR)
 print(parse(parser, ["configs/c2.py"]))
 #> Namespace(devices=None, evaluate=False, configs=['configs/c2.py'])
 # --8<-- [end:notes-parser]
@@ -96,10 +104,11 @@ print(parse(known, ["c1.py", "--lr", "0.1"]))  # parse_args refuses what it does
 opt = argparse.ArgumentParser(prog="train.py")
 opt.add_argument("--configs", nargs="+", default=["configs/c1.py"])
 for dash in ["--", "\u2014", "\u2013"]:  # two hyphens, an em dash, an en dash
-    print(repr(dash), opt.parse_known_args([f"{dash}configs", "c2.py"]))
-    #> '--' (Namespace(configs=['c2.py']), [])
-    #> '—' (Namespace(configs=['configs/c1.py']), ['—configs', 'c2.py'])
-    #> '–' (Namespace(configs=['configs/c1.py']), ['–configs', 'c2.py'])
+    names = " + ".join(unicodedata.name(c) for c in dash)
+    print(f"{dash!r} ({names})", opt.parse_known_args([f"{dash}configs", "c2.py"]))
+    #> '--' (HYPHEN-MINUS + HYPHEN-MINUS) (Namespace(configs=['c2.py']), [])
+    #> '—' (EM DASH) (Namespace(configs=['configs/c1.py']), ['—configs', 'c2.py'])
+    #> '–' (EN DASH) (Namespace(configs=['configs/c1.py']), ['–configs', 'c2.py'])
 # --8<-- [end:dashes]
 
 # --8<-- [start:exit-on-error]

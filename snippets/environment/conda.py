@@ -1,77 +1,75 @@
-"""Installing with conda: the environment files, what pip brings, channels, em dashes.
+"""Installing with conda: the environment file, what pip brings, channels, em dashes.
 
 Page: docs/environment/conda.md
-No conda is needed (or called) here: the snippet checks the files in
-environment-setup/ against requirements.txt and the installed wheels.
+No conda is needed (or called) here: the snippet reads environment-setup/ and
+requirements.txt of the checkout it runs in, and compares them with the installed
+distributions; conda's own behaviour is labelled on the page where it is modelled.
 """
 
+# --8<-- [start:setup]
 import argparse
 import importlib.metadata
 import re
+import sys
 import unicodedata
+from pathlib import Path
 
 import torch
-import yaml
 
-from ptnotes.environment_files import (
-    ENVIRONMENT_SETUP,
-    pin_drift,
-    read_conda_environment,
-    read_requirements,
-)
+
+def find_checkout() -> Path:
+    """The repository checkout this runs in: the first folder up holding environment-setup/."""
+    for start in (Path(sys.argv[0]).resolve().parent, Path.cwd()):
+        for folder in (start, *start.parents):
+            if (folder / "environment-setup").is_dir() and (folder / "requirements.txt").is_file():
+                return folder
+    raise FileNotFoundError("run this from a checkout of the PyTorch Notes repository")
+
+
+root = find_checkout()
+# --8<-- [end:setup]
 
 # --8<-- [start:pins]
-pins = read_requirements()  # requirements.txt: what `make` installs into .venv/
-cpu = read_conda_environment(ENVIRONMENT_SETUP / "environment.yml")
-cuda = read_conda_environment(ENVIRONMENT_SETUP / "environment-cuda.yml")
-print(cpu.conda_deps, cpu.pip_options)
-#> ('python=3.11', 'pip') ('--extra-index-url https://download.pytorch.org/whl/cpu',)
-for name in ["torch", "torchvision", "numpy"]:
-    print(f"{name:12} {pins[name]!s:22} {cpu.pip_pins[name]!s:26} {cuda.pip_pins[name]}")
-    #> torch        torch==2.14.1          torch==2.14.1+cpu          torch==2.14.1
-    #> torchvision  torchvision==0.29.1    torchvision==0.29.1+cpu    torchvision==0.29.1
-    #> numpy        numpy==2.4.6           numpy==2.4.6               numpy==2.4.6
-cpu_drift = pin_drift(pins, cpu, {"torch": "cpu", "torchvision": "cpu"})
-print("same pins everywhere:", not cpu_drift and not pin_drift(pins, cuda, {}))
-#> same pins everywhere: True
+PIN = re.compile(r"^\s*(?:- )?([A-Za-z0-9._-]+)==(\S+)$")  # `name==version`, maybe after `- `
+
+
+def read_pins(path: Path) -> dict[str, str]:
+    """Every `name==version` line of a requirements file (and of the files it includes
+    with `-r`), or of a `pip:` list in YAML."""
+    pins = {}
+    for line in path.read_text().splitlines():
+        if line.startswith("-r "):
+            pins |= read_pins(path.parent / line.removeprefix("-r ").strip())
+        elif match := PIN.match(line):
+            pins[match[1]] = match[2]
+    return pins
+
+
+requirements = read_pins(root / "requirements.txt")  # what `make test` installs into .venv/
+environment_file = root / "environment-setup" / "environment.yml"
+pins = read_pins(environment_file)
+print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages and versions
+#> True 2.14.1 0.29.1
+installed = {name: importlib.metadata.version(name) for name in pins}
+print(installed == pins)  # ... and exactly what this run is using
+#> True
+text = environment_file.read_text()
+header, dependencies = text.split("\ndependencies:\n")
+channels = re.findall(r"^  - (\S+)$", header, re.MULTILINE)
+conda_deps = re.findall(r"^  - ([^\s:]+)$", dependencies, re.MULTILINE)  # all but `pip:`
+print(channels, conda_deps, "--index-url" in text or "--extra-index-url" in text)
+#> ['conda-forge'] ['python=3.11', 'pip'] False
+print(sys.version_info[:2], torch.__version__)  # the Python of this run; torch's build label
+#> (3, 11) 2.14.1+cu130
 # --8<-- [end:pins]
 
 # --8<-- [start:cuda-from-pip]
-print(torch.__version__, torch.version.cuda)  # the PyPI wheel the tests run on
-#> 2.14.1+cu130 13.0
+print(torch.version.cuda, torch.backends.cuda.is_built())  # a CUDA 13.0 build, GPU or not
+#> 13.0 True
 linux_only = [r for r in importlib.metadata.requires("torch") if 'platform_system == "Linux"' in r]
 print([re.match(r"[\w.-]+", r)[0] for r in linux_only])
 #> ['cuda-toolkit', 'cuda-bindings', 'nvidia-cudnn-cu13', 'nvidia-cusparselt-cu13', 'nvidia-nccl-cu13', 'nvidia-nvshmem-cu13', 'triton']
 # --8<-- [end:cuda-from-pip]
-
-# --8<-- [start:depends]
-# A package file names its dependencies; it does not contain them.
-print([r for r in importlib.metadata.requires("torchvision") if "extra ==" not in r])
-#> ['numpy', 'torch (>=2.14.0)', 'pillow (!=8.3.*,>=5.3.0)']
-# --8<-- [end:depends]
-
-
-# --8<-- [start:condarc]
-def conda_config_add(rc: dict, key: str, value: str) -> None:
-    """`conda config --add KEY VALUE` as conda's main_config.py does it (a model)."""
-    if key == "channels" and key not in rc:
-        rc[key] = ["defaults"]  # the first --add keeps `defaults`, at the end
-    if value in rc[key]:
-        rc[key].remove(value)
-    rc[key].insert(0, value)  # --add is --prepend: highest priority
-
-
-tuna = "https://mirrors.tuna.tsinghua.edu.cn/anaconda"
-rc: dict = {}
-conda_config_add(rc, "channels", f"{tuna}/pkgs/free/")
-conda_config_add(rc, "channels", f"{tuna}/pkgs/main/")
-rc["show_channel_urls"] = True  # conda config --set show_channel_urls yes
-conda_config_add(rc, "channels", f"{tuna}/cloud/pytorch/")
-notes_file = yaml.safe_load((ENVIRONMENT_SETUP / "tsinghua-notes.condarc").read_text())
-assert rc == notes_file
-print([c.removeprefix(tuna) for c in rc["channels"]])
-#> ['/cloud/pytorch/', '/pkgs/main/', '/pkgs/free/', 'defaults']
-# --8<-- [end:condarc]
 
 # --8<-- [start:em-dash]
 remove = argparse.ArgumentParser(prog="conda remove")  # conda remove's argument layout
@@ -85,3 +83,35 @@ for line in ["-n env_name --all", "-n env_name \u2014all"]:  # as typed / as in 
 print(unicodedata.name("\u2014"), "\u2014all".startswith("-"))
 #> EM DASH False
 # --8<-- [end:em-dash]
+
+
+# --8<-- [start:condarc]
+def conda_config_add(channels: list[str] | None, url: str, *, conda_before_25_9: bool) -> list:
+    """`conda config --add channels URL` as conda's source does it (a model: no conda here).
+
+    --add is --prepend: the URL goes to the top (moved there if already listed).
+    Before release 25.9, a missing `channels` list was first started as ["defaults"].
+    """
+    if channels is None:
+        channels = ["defaults"] if conda_before_25_9 else []
+    return [url] + [c for c in channels if c != url]
+
+
+tuna = "https://mirrors.tuna.tsinghua.edu.cn/anaconda"
+for before_25_9 in (True, False):
+    channels = None  # no ~/.condarc yet
+    for url in [f"{tuna}/pkgs/free/", f"{tuna}/pkgs/main/", f"{tuna}/cloud/pytorch/"]:
+        channels = conda_config_add(channels, url, conda_before_25_9=before_25_9)
+    print("conda < 25.9 " if before_25_9 else "conda >= 25.9", [c.removeprefix(tuna) for c in channels])
+    #> conda < 25.9  ['/cloud/pytorch/', '/pkgs/main/', '/pkgs/free/', 'defaults']
+    #> conda >= 25.9 ['/cloud/pytorch/', '/pkgs/main/', '/pkgs/free/']
+    if before_25_9:
+        notes_file = (root / "environment-setup" / "tsinghua-notes.condarc").read_text()
+        assert re.findall(r"^  - (\S+)$", notes_file, re.MULTILINE) == channels
+# --8<-- [end:condarc]
+
+# --8<-- [start:depends]
+# A package file names its dependencies; it does not contain them.
+print([r for r in importlib.metadata.requires("torchvision") if "extra ==" not in r])
+#> ['numpy', 'torch (>=2.14.0)', 'pillow (!=8.3.*,>=5.3.0)']
+# --8<-- [end:depends]

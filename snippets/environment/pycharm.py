@@ -1,78 +1,102 @@
 """Running torch.distributed jobs from PyCharm: the `-u` problem, the fix, torchrun.
 
 Page: docs/environment/pycharm.md
-The command lines come from ptnotes.environment_files.pycharm_command, a model of
-how PyCharm assembles them; the error is produced by running the real command.
+PyCharm itself is not run here (a desktop program): `pycharm_command` models the
+command line it builds, checked against the one line the notes copied from PyCharm's
+console. Everything else runs for real: the launcher's error, the fix, and the
+command that the .run configuration implies, under torch.distributed.run.
 """
 # timeout: 240
 
+# --8<-- [start:setup]
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import replace
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from torch.distributed.launch import parse_args as launch_parse_args
 from torch.distributed.run import get_args_parser as torchrun_parser
 
-from ptnotes.environment_files import (
-    NOTES_RUN_CONFIGURATION,
-    RUN_CONFIGURATIONS,
-    pycharm_command,
-    read_run_configuration,
+work = Path(tempfile.mkdtemp(prefix="pycharm-"))  # a scratch folder, removed at the end
+# --8<-- [end:setup]
+
+
+# --8<-- [start:command-model]
+def pycharm_command(
+    python: str, options: str, target: str, parameters: str = "", *, module_mode=False, remote=True
+) -> list[str]:
+    """The command line PyCharm runs for a Python run configuration (a model, see the box).
+
+    The interpreter, its "Interpreter options", then `-m MODULE` in module mode or the
+    script path, then "Parameters". For a remote (SSH) interpreter PyCharm also adds
+    `-u` at the end of the interpreter options, unless they already hold one.
+    """
+    exe_options = shlex.split(options)
+    if remote and "-u" not in exe_options:
+        exe_options.append("-u")
+    start = ["-m", target] if module_mode else [target]
+    return [python, *exe_options, *start, *shlex.split(parameters)]
+
+
+# The notes' console line (after its `ssh://user@host:22` prefix), copied verbatim:
+NOTES_CONSOLE = (
+    "/home/lzy/anaconda3/bin/python -m torch.distributed.launch \u2014nproc_per_node=2"
+    " -u /home/lzy/PythonPro/corr.py"
 )
+python = "/home/lzy/anaconda3/bin/python"
+corr = "/home/lzy/PythonPro/corr.py"
+notes = pycharm_command(python, "-m torch.distributed.launch \u2014nproc_per_node=2", corr)
+assert " ".join(notes) == NOTES_CONSOLE  # the model gives exactly what PyCharm ran
+fix = pycharm_command(python, "-u -m torch.distributed.launch --nproc_per_node=2", corr)
+print(" ".join(fix))  # the notes' fix, with `--` typed as two hyphens
+#> /home/lzy/anaconda3/bin/python -u -m torch.distributed.launch --nproc_per_node=2 /home/lzy/PythonPro/corr.py
+# --8<-- [end:command-model]
 
-# --8<-- [start:command-lines]
-notes = NOTES_RUN_CONFIGURATION  # the launcher typed into "Interpreter options"
-notes_fix = replace(notes, interpreter_options="-u " + notes.interpreter_options)  # `-u` first
-modern = read_run_configuration(RUN_CONFIGURATIONS / "ddp_train_torchrun.run.xml")
-
-for label, config in [("notes", notes), ("notes' fix", notes_fix), ("modern", modern)]:
-    command = pycharm_command(config, interpreter="python", project_dir="$PROJECT_DIR$")
-    print(f"{label:>10}: {command}")
-    #>      notes: python -m torch.distributed.launch --nproc_per_node=2 -u /home/lzy/PythonPro/corr.py
-    #> notes' fix: python -u -m torch.distributed.launch --nproc_per_node=2 /home/lzy/PythonPro/corr.py
-    #>     modern: python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 snippets/distributed/ddp_train.py
-# --8<-- [end:command-lines]
-
-with tempfile.TemporaryDirectory() as tmp:
-    # --8<-- [start:where-u-goes]
-    # A module that reports what the interpreter handed on to it.
-    Path(tmp, "show_args.py").write_text(
-        "import sys\n"
-        "python_took = sys.orig_argv[1 : sys.orig_argv.index('-m')]\n"
-        "print('python took', python_took, '| the module got', sys.argv[1:])\n"
+# --8<-- [start:where-u-goes]
+# A module that reports what the interpreter handed on to it.
+(work / "show_args.py").write_text(
+    "import sys\n"
+    "python_took = sys.orig_argv[1 : sys.orig_argv.index('-m')]\n"
+    "print('python took', python_took, '| the module got', sys.argv[1:])\n"
+)
+for argv in (
+    ["-m", "show_args", "--nproc_per_node=2", "-u", "corr.py"],  # the notes' order
+    ["-u", "-m", "show_args", "--nproc_per_node=2", "corr.py"],  # the notes' fix
+):
+    shown = subprocess.run(
+        [sys.executable, *argv], cwd=work, capture_output=True, text=True, check=True
     )
-    for argv in (
-        ["-m", "show_args", "--nproc_per_node=2", "-u", "corr.py"],  # the notes' order
-        ["-u", "-m", "show_args", "--nproc_per_node=2", "corr.py"],  # the notes' fix
-    ):
-        shown = subprocess.run(
-            [sys.executable, *argv], cwd=tmp, capture_output=True, text=True, check=True
-        )
-        print(shown.stdout.strip())
-        #> python took [] | the module got ['--nproc_per_node=2', '-u', 'corr.py']
-        #> python took ['-u'] | the module got ['--nproc_per_node=2', 'corr.py']
-    # --8<-- [end:where-u-goes]
+    print(shown.stdout.strip())
+    #> python took [] | the module got ['--nproc_per_node=2', '-u', 'corr.py']
+    #> python took ['-u'] | the module got ['--nproc_per_node=2', 'corr.py']
+# --8<-- [end:where-u-goes]
 
-    # --8<-- [start:real-error]
-    script = Path(tmp, "corr.py")
-    script.write_text("print('never reached')\n")
-    broken = pycharm_command(notes, interpreter=sys.executable, project_dir=tmp)
-    argv = [script.as_posix() if a.endswith("corr.py") else a for a in broken.argv]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}  # Python's defaults
-    result = subprocess.run(
-        argv, cwd=tmp, env=env, capture_output=True, text=True, timeout=200, check=False
-    )
-    print("exit status", result.returncode)
-    #> exit status 2
-    print(result.stderr.splitlines()[-1])
-    #> launch.py: error: unrecognized arguments: -u
-    warning = next(line for line in result.stderr.splitlines() if "FutureWarning" in line)
-    print(warning[warning.index("FutureWarning") :])
-    #> FutureWarning: The module torch.distributed.launch is deprecated
-    # --8<-- [end:real-error]
+# --8<-- [start:real-error]
+script = work / "corr.py"
+script.write_text("print('never reached')\n")
+broken = pycharm_command(sys.executable, "-m torch.distributed.launch --nproc_per_node=2", str(script))
+env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}  # Python's defaults
+result = subprocess.run(
+    broken, cwd=work, env=env, capture_output=True, text=True, timeout=200, check=False
+)
+print("exit status", result.returncode)
+#> exit status 2
+print(result.stderr.splitlines()[-1])
+#> launch.py: error: unrecognized arguments: -u
+lines = result.stderr.splitlines()
+start = next(i for i, line in enumerate(lines) if "FutureWarning" in line)
+print("\n".join([lines[start][lines[start].index("FutureWarning") :], *lines[start + 1 : start + 5]]))
+#> FutureWarning: The module torch.distributed.launch is deprecated
+#> and will be removed in future. Use torchrun.
+#> Note that --use-env is set by default in torchrun.
+#> If your script expects `--local-rank` argument to be set, please
+#> change it to read from `os.environ['LOCAL_RANK']` instead. See
+# --8<-- [end:real-error]
 
 # --8<-- [start:fixed-parse]
 args = launch_parse_args(["--nproc_per_node=2", "corr.py"])  # what launch sees after the fix
@@ -85,3 +109,62 @@ args = torchrun_parser().parse_args(["\u2014nproc_per_node=2", "main.py"])  # pa
 print(repr(args.nproc_per_node), repr(args.training_script), args.training_script_args)
 #> '1' '—nproc_per_node=2' ['main.py']
 # --8<-- [end:em-dash]
+
+
+# --8<-- [start:read-configuration]
+def find_checkout() -> Path:
+    """The repository checkout this runs in: the first folder up holding `.run/`."""
+    for start in (Path(sys.argv[0]).resolve().parent, Path.cwd()):
+        for folder in (start, *start.parents):
+            if (folder / ".run").is_dir() and (folder / "requirements.txt").is_file():
+                return folder
+    raise FileNotFoundError("run this from a checkout of the PyTorch Notes repository")
+
+
+project_dir = find_checkout()  # PyCharm's $PROJECT_DIR$
+configuration = ET.parse(project_dir / ".run" / "ddp_train_torchrun.run.xml").find("configuration")
+assert configuration.get("type") == "PythonConfigurationType"  # a "Python" run configuration
+option = {o.get("name"): o.get("value") for o in configuration.findall("option")}
+for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
+    print(f"{name}: {option[name]!r}")
+    #> INTERPRETER_OPTIONS: ''
+    #> MODULE_MODE: 'true'
+    #> SCRIPT_NAME: 'torch.distributed.run'
+    #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 snippets/distributed/ddp_train.py'
+command = pycharm_command(
+    sys.executable,  # stands for SDK_HOME, the interpreter chosen in PyCharm
+    option["INTERPRETER_OPTIONS"],
+    option["SCRIPT_NAME"],
+    option["PARAMETERS"],
+    module_mode=option["MODULE_MODE"] == "true",
+)
+print(" ".join(["python", *command[1:]]))  # the remote `-u` lands before `-m`, harmlessly
+#> python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 snippets/distributed/ddp_train.py
+# --8<-- [end:read-configuration]
+
+# --8<-- [start:run-configuration]
+env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}  # Python's defaults
+env.update({e.get("name"): e.get("value") for e in configuration.findall("envs/env")})
+env["LOGLEVEL"] = "INFO"  # torchrun then reports the ranks it starts and how they ended
+env["PET_LOG_DIR"] = str(work / "torchrun-logs")  # torchrun's --log-dir, kept out of /tmp
+run = subprocess.run(
+    command,
+    cwd=option["WORKING_DIRECTORY"].replace("$PROJECT_DIR$", str(project_dir)),
+    env=env,
+    capture_output=True,
+    text=True,
+    timeout=200,
+    check=False,
+)
+output = run.stdout + run.stderr
+print("exit status", run.returncode)
+#> exit status 0
+print(re.search(r"global_ranks=\[[0-9, ]*\]", output)[0], "WorkerState.SUCCEEDED" in output)
+#> global_ranks=[0, 1] True
+print(any(line.startswith("[default0]:") for line in output.splitlines()))  # rank 0's prints
+#> True
+# --8<-- [end:run-configuration]
+
+# --8<-- [start:clean-up]
+shutil.rmtree(work)
+# --8<-- [end:clean-up]

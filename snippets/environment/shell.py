@@ -5,6 +5,7 @@ Every case runs a real `bash` in a temporary HOME whose start-up files only writ
 their own name to $HOME/read.log; the system files in /etc are read as usual.
 """
 
+# --8<-- [start:setup]
 import os
 import shutil
 import subprocess
@@ -12,10 +13,13 @@ import tempfile
 from pathlib import Path
 
 assert shutil.which("bash"), "this page needs bash"
+home = Path(tempfile.mkdtemp(prefix="home-"))  # a throw-away HOME; removed at the end
+# --8<-- [end:setup]
 
 
 # --8<-- [start:helper]
 def marker(name: str) -> str:
+    """A line of shell that appends `name` to $HOME/read.log."""
     return f'echo {name} >> "$HOME/read.log"\n'
 
 
@@ -39,69 +43,106 @@ def files_read(home: Path, *bash_args: str, command: str = "true") -> str:
 
 # --8<-- [end:helper]
 
-with tempfile.TemporaryDirectory() as tmp:
-    home = Path(tmp)
-    # --8<-- [start:who-reads-what]
-    for name in [".bash_profile", ".bash_login", ".profile", ".bashrc"]:
-        (home / name).write_text(marker(name))
-    cases = {
-        "login (bash -l)": ["-l"],
-        "interactive (bash -i)": ["-i"],
-        "login + interactive (an ssh session)": ["-l", "-i"],
-        "neither (bash -c, scripts, cron)": [],
-    }
-    for what, args in cases.items():
-        print(f"{what}: {files_read(home, *args)}")
-        #> login (bash -l): .bash_profile
-        #> interactive (bash -i): .bashrc
-        #> login + interactive (an ssh session): .bash_profile
-        #> neither (bash -c, scripts, cron): (none)
-    # --8<-- [end:who-reads-what]
+# --8<-- [start:who-reads-what]
+for name in [".bash_profile", ".bash_login", ".profile", ".bashrc"]:
+    (home / name).write_text(marker(name))
+cases = {
+    "login (bash -l)": ["-l"],
+    "interactive (bash -i)": ["-i"],
+    "login + interactive (an ssh session)": ["-l", "-i"],
+    "neither (bash -c, scripts, cron)": [],
+}
+for what, args in cases.items():
+    print(f"{what}: {files_read(home, *args)}")
+    #> login (bash -l): .bash_profile
+    #> interactive (bash -i): .bashrc
+    #> login + interactive (an ssh session): .bash_profile
+    #> neither (bash -c, scripts, cron): (none)
+# --8<-- [end:who-reads-what]
 
-    # --8<-- [start:first-found]
-    (home / ".bash_profile").unlink()
-    print(files_read(home, "-l"))  # only the first of the three that exists
-    #> .bash_login
-    (home / ".bash_login").unlink()
-    print(files_read(home, "-l"))
-    #> .profile
-    # --8<-- [end:first-found]
+# --8<-- [start:first-found]
+(home / ".bash_profile").unlink()
+print(files_read(home, "-l"))  # only the first of the three that exists
+#> .bash_login
+(home / ".bash_login").unlink()
+print(files_read(home, "-l"))
+#> .profile
+# --8<-- [end:first-found]
 
-    # --8<-- [start:notes-fix]
-    (home / ".bash_profile").write_text(
-        marker(".bash_profile") + "if [ -f ~/.bashrc ]; then\nsource ~/.bashrc\nfi\n"
-    )
-    print(files_read(home, "-l", "-i"))  # the notes' .bash_profile: now .bashrc runs too
-    #> .bash_profile .bashrc
-    print(files_read(home, "-l"))
-    #> .bash_profile .bashrc
-    # --8<-- [end:notes-fix]
+# --8<-- [start:notes-fix]
+(home / ".bash_profile").write_text(
+    marker(".bash_profile") + "if [ -f ~/.bashrc ]; then\nsource ~/.bashrc\nfi\n"
+)
+print(files_read(home, "-l", "-i"))  # the notes' .bash_profile: now .bashrc runs too
+#> .bash_profile .bashrc
+print(files_read(home, "-l"))
+#> .bash_profile .bashrc
+# --8<-- [end:notes-fix]
 
-    # --8<-- [start:functions]
-    # What conda's shell set-up does, in miniature: define a shell *function* named
-    # conda (the real one comes from `conda shell.bash hook` or etc/profile.d/conda.sh).
-    (home / ".bashrc").write_text(marker(".bashrc") + "conda() { echo fake-conda $*; }\n")
-    probe = "type -t conda || echo 'conda: not defined'"
-    print(files_read(home, "-i", command=probe))
-    #> .bashrc | function
-    print(files_read(home, command=probe))  # a script: .bashrc never ran
-    #> (none) | conda: not defined
-    print(files_read(home, command=f". {home}/.bashrc; conda activate demo"))
-    #> .bashrc | fake-conda activate demo
-    # --8<-- [end:functions]
+# --8<-- [start:conda-sh]
+# A stand-in for a conda installed in ~/miniconda3 (there is no conda on this machine):
+# bin/conda and condabin/conda are programs that only say who they are, and
+# etc/profile.d/conda.sh does what the real file does (see the box below).
+prefix = home / "miniconda3"
+for folder in ["bin", "condabin"]:
+    (prefix / folder).mkdir(parents=True)
+    (prefix / folder / "conda").write_text(f'#!/bin/sh\necho "the program {folder}/conda $*"\n')
+    (prefix / folder / "conda").chmod(0o755)
+(prefix / "etc" / "profile.d").mkdir(parents=True)
+(prefix / "etc" / "profile.d" / "conda.sh").write_text(
+    f"export CONDA_EXE='{prefix}/bin/conda'\n"  # variables for the conda program
+    f"export CONDA_PYTHON_EXE='{prefix}/bin/python'\n"
+    "export CONDA_SHLVL=0\n"
+    'export PATH="$(dirname "$(dirname "$CONDA_EXE")")/condabin:$PATH"\n'
+    'conda() { echo "the shell function conda $*"; }\n'  # what `conda activate` needs
+)
+# The notes' first line in ~/.bashrc (their second, `conda activate`, needs a real conda):
+(home / ".bashrc").write_text(marker(".bashrc") + f". {prefix}/etc/profile.d/conda.sh\n")
+probe = (
+    'echo "CONDA_EXE=${CONDA_EXE#$HOME/} CONDA_SHLVL=${CONDA_SHLVL-}'
+    ' condabin on PATH: $(case ":$PATH:" in *condabin:*) echo yes;; *) echo no;; esac)'
+    ' conda is: $(type -t conda || echo nothing)"'
+    '; conda activate demo 2>/dev/null || echo "conda activate: exit status $?"'
+)
+print(files_read(home, "-i", command=probe))  # the interactive shell that read .bashrc
+#> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: function
+#> the shell function conda activate demo
+# --8<-- [end:conda-sh]
+
+# --8<-- [start:functions]
+script = home / "train.sh"  # a script, run by that interactive shell
+script.write_text(probe + "\n")
+print(files_read(home, "-i", command=f"bash {script}"))  # inherits variables, not functions
+#> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: file
+#> the program condabin/conda activate demo
+print(files_read(home, command=f"bash {script}"))  # started by cron or an IDE: nothing at all
+#> (none) | CONDA_EXE= CONDA_SHLVL= condabin on PATH: no conda is: nothing
+#> conda activate: exit status 127
+sourcing = home / "train_sourcing.sh"  # a script that sources conda.sh itself
+sourcing.write_text(f". {prefix}/etc/profile.d/conda.sh\n" + probe + "\n")
+print(files_read(home, command=f"bash {sourcing}"))
+#> (none) | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: function
+#> the shell function conda activate demo
+# --8<-- [end:functions]
 
 # --8<-- [start:debian-skel]
 skel = Path("/etc/skel")  # the files Debian and Ubuntu give every new user
 assert (skel / ".bashrc").is_file() and (skel / ".profile").is_file(), "needs Debian's /etc/skel"
-with tempfile.TemporaryDirectory() as tmp:
-    home = Path(tmp)
-    for name in [".bashrc", ".profile"]:  # the real files, a marker at the very end
-        (home / name).write_text((skel / name).read_text() + marker(name))
-    print(files_read(home, "-l", "-i"))  # .profile sources .bashrc: no fix needed
-    #> .bashrc .profile
-    print(files_read(home, "-l"))  # .bashrc returns at once when not interactive
-    #> .profile
-    (home / ".bash_profile").write_text(marker(".bash_profile"))
-    print(files_read(home, "-l", "-i"))  # a new ~/.bash_profile hides ~/.profile
-    #> .bash_profile
+assert "If not running interactively, don't do anything" in (skel / ".bashrc").read_text()
+assert 'PATH="$HOME/.local/bin:$PATH"' in (skel / ".profile").read_text()
+debian_home = Path(tempfile.mkdtemp(prefix="home-"))
+for name in [".bashrc", ".profile"]:  # the real files, a marker at the very end
+    (debian_home / name).write_text((skel / name).read_text() + marker(name))
+print(files_read(debian_home, "-l", "-i"))  # .profile sources .bashrc: no fix needed
+#> .bashrc .profile
+print(files_read(debian_home, "-l"))  # .bashrc returns at once when not interactive
+#> .profile
+(debian_home / ".bash_profile").write_text(marker(".bash_profile"))
+print(files_read(debian_home, "-l", "-i"))  # a new ~/.bash_profile hides ~/.profile
+#> .bash_profile
 # --8<-- [end:debian-skel]
+
+# --8<-- [start:clean-up]
+shutil.rmtree(home)
+shutil.rmtree(debian_home)
+# --8<-- [end:clean-up]

@@ -3,25 +3,51 @@
 Page: docs/models/conv.md
 """
 
+# --8<-- [start:setup]
 import inspect
 import itertools
 
 import torch
+import torchvision
 from torch import nn
 
-from ptnotes.models_conv import conv_out_size, conv_param_count, n_params
-
 torch.manual_seed(0)
+# --8<-- [end:setup]
 
 # --8<-- [start:signature]
+params = inspect.signature(nn.Conv2d.__init__).parameters
 print(inspect.signature(nn.Conv2d.__init__))
 #> (self, in_channels: int, out_channels: int, kernel_size: Union[int, tuple[int, int]], stride: Union[int, tuple[int, int]] = 1, padding: Union[str, int, tuple[int, int]] = 0, dilation: Union[int, tuple[int, int]] = 1, groups: int = 1, bias: bool = True, padding_mode: Literal['zeros', 'reflect', 'replicate', 'circular'] = 'zeros', device=None, dtype=None) -> None
+
+# the notes' line: def init(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+#                           dilation=1, groups=1, bias=True, padding_mode='zeros')
+notes_defaults = dict(stride=1, padding=0, dilation=1, groups=1, bias=True, padding_mode="zeros")
+assert all(params[name].default == value for name, value in notes_defaults.items())
+notes_names = ["self", "in_channels", "out_channels", "kernel_size", *notes_defaults]
+print([name for name in params if name not in notes_names])  # what the notes' line lacks
+#> ['device', 'dtype']
+print(hasattr(nn.Conv2d, "init"), hasattr(nn.Conv2d, "__init__"))
+#> False True
 try:
-    nn.Conv2d(8, 8, 3, group=2)  # the notes write `group`
+    nn.Conv2d(8, 8, 3, group=2)  # the notes' prose writes `group`
 except TypeError as err:
     print(err)
     #> Conv2d.__init__() got an unexpected keyword argument 'group'
 # --8<-- [end:signature]
+
+
+# --8<-- [start:helpers]
+def n_params(module: nn.Module) -> int:
+    """Number of parameter elements (a parameter shared by two layers counted once)."""
+    return sum(p.numel() for p in module.parameters())
+
+
+def conv_param_count(in_channels, out_channels, kernel_size, groups=1, bias=True) -> int:
+    """The weight (out x in/groups x kh x kw) plus one bias per output channel."""
+    kh, kw = kernel_size
+    return out_channels * (in_channels // groups) * kh * kw + (out_channels if bias else 0)
+# --8<-- [end:helpers]
+
 
 # --8<-- [start:each-argument]
 x = torch.randn(1, 8, 32, 32)  # N, C, H, W
@@ -33,6 +59,7 @@ settings = {
     "padding=1": dict(kernel_size=3, padding=1),
     "padding=(0, 1)": dict(kernel_size=3, padding=(0, 1)),
     "padding='same'": dict(kernel_size=3, padding="same"),
+    "padding='valid'": dict(kernel_size=3, padding="valid"),
     "dilation=2": dict(kernel_size=3, dilation=2),
     "dilation=(1, 2)": dict(kernel_size=3, dilation=(1, 2)),
     "groups=4": dict(kernel_size=3, groups=4),
@@ -49,38 +76,52 @@ for name, kwargs in settings.items():
     #> padding=1                weight (16, 8, 3, 3)   params  1168  out (1, 16, 32, 32)
     #> padding=(0, 1)           weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 32)
     #> padding='same'           weight (16, 8, 3, 3)   params  1168  out (1, 16, 32, 32)
+    #> padding='valid'          weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 30)
     #> dilation=2               weight (16, 8, 3, 3)   params  1168  out (1, 16, 28, 28)
     #> dilation=(1, 2)          weight (16, 8, 3, 3)   params  1168  out (1, 16, 30, 28)
     #> groups=4                 weight (16, 2, 3, 3)   params   304  out (1, 16, 30, 30)
     #> bias=False               weight (16, 8, 3, 3)   params  1152  out (1, 16, 30, 30)
     #> padding_mode='reflect'   weight (16, 8, 3, 3)   params  1168  out (1, 16, 32, 32)
+    assert conv.weight.shape == (16, 8 // conv.groups, *conv.kernel_size)
     assert n_params(conv) == conv_param_count(8, 16, conv.kernel_size, conv.groups, conv.bias is not None)
+
+# several arguments at once: the count still follows the formula
+assert n_params(nn.Conv2d(12, 6, (3, 5), groups=3, bias=False)) == conv_param_count(12, 6, (3, 5), 3, False)
+try:
+    nn.Conv2d(8, 16, 3, padding="same", stride=2)  # "same" is for stride 1 only
+except ValueError as err:
+    print(err)
+    #> padding='same' is not supported for strided convolutions
 # --8<-- [end:each-argument]
 
+
 # --8<-- [start:formula]
-print(inspect.getsource(conv_out_size).rstrip())
-#> def conv_out_size(
-#>     size: int, kernel: int, stride: int = 1, padding: int = 0, dilation: int = 1
-#> ) -> int:
-#>     """Output length of one spatial dimension: floor((size + 2p - d(k-1) - 1) / s) + 1."""
-#>     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+def conv_out_size(size: int, kernel: int, stride: int = 1, padding: int = 0, dilation: int = 1) -> int:
+    """Output length of one spatial dimension: floor((size + 2p - d(k-1) - 1) / s) + 1."""
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 # --8<-- [end:formula]
 
+
 # --8<-- [start:grid]
-checked = 0
+fits = too_small = 0
 for size, k, s, p, d in itertools.product([6, 11], [1, 2, 3, 5], [1, 2, 3], [0, 1, 2], [1, 2]):
     expected = conv_out_size(size, k, s, p, d)
-    if expected < 1:  # the kernel does not fit: the layer raises instead
-        continue
     conv = nn.Conv2d(1, 1, (k, 1), stride=(s, 1), padding=(p, 0), dilation=(d, 1), bias=False)
-    out = conv(torch.zeros(1, 1, size, 1))
-    assert out.shape[2] == expected, (size, k, s, p, d)
-    checked += 1
-print(f"formula == real layer for {checked} settings")
-#> formula == real layer for 138 settings
+    try:
+        out = conv(torch.zeros(1, 1, size, 1))
+    except RuntimeError:  # the dilated kernel does not fit in the padded input
+        assert expected < 1, (size, k, s, p, d)
+        too_small += 1
+        continue
+    assert out.shape[2] == expected >= 1, (size, k, s, p, d)
+    fits += 1
+print(f"formula == real layer for {fits} settings; the layer raised for {too_small}, all with formula < 1")
+#> formula == real layer for 138 settings; the layer raised for 6, all with formula < 1
 # --8<-- [end:grid]
 
 # --8<-- [start:too-small]
+print(conv_out_size(8, 5, dilation=2))
+#> 0
 try:
     nn.Conv2d(1, 1, 5, dilation=2)(torch.zeros(1, 1, 8, 8))
 except RuntimeError as err:
@@ -118,17 +159,21 @@ with torch.no_grad():
 by_hand = torch.cat([half_a(x[:, :4]), half_b(x[:, 4:])], dim=1)
 assert torch.allclose(grouped(x), by_hand, atol=1e-6)
 
-try:
-    nn.Conv2d(8, 6, 3, groups=3)
-except ValueError as err:
-    print(err)
-    #> in_channels must be divisible by groups
+for in_channels, out_channels, groups in [(8, 6, 3), (8, 6, 4)]:
+    try:
+        nn.Conv2d(in_channels, out_channels, 3, groups=groups)
+    except ValueError as err:
+        print(f"Conv2d({in_channels}, {out_channels}, groups={groups}):", err)
+        #> Conv2d(8, 6, groups=3): in_channels must be divisible by groups
+        #> Conv2d(8, 6, groups=4): out_channels must be divisible by groups
 # --8<-- [end:groups]
 
 # --8<-- [start:depthwise]
 depthwise = nn.Conv2d(8, 8, 3, padding=1, groups=8, bias=False)  # one 3x3 filter per channel
 pointwise = nn.Conv2d(8, 16, 1, bias=False)  # mixes channels
 standard = nn.Conv2d(8, 16, 3, padding=1, bias=False)
+print(depthwise.weight.shape)  # 8 filters, each seeing 1 channel
+#> torch.Size([8, 1, 3, 3])
 print(n_params(depthwise), n_params(pointwise), n_params(standard))
 #> 72 128 1152
 print(nn.Sequential(depthwise, pointwise)(x).shape == standard(x).shape)
@@ -141,3 +186,14 @@ changed = (depthwise(x2) - depthwise(x)).abs().sum(dim=(0, 2, 3)) > 0
 print(changed.nonzero().flatten().tolist())
 #> [3]
 # --8<-- [end:depthwise]
+
+# --8<-- [start:in-the-wild]
+with torch.device("meta"):  # build the architectures only: no memory, no weights downloaded
+    mobilenet = torchvision.models.mobilenet_v2()
+    resnext = torchvision.models.resnext50_32x4d()
+convs = [m for m in mobilenet.modules() if isinstance(m, nn.Conv2d)]
+print(sum(m.groups == m.in_channels > 1 for m in convs), "depthwise convolutions in MobileNetV2")
+#> 17 depthwise convolutions in MobileNetV2
+print(sorted({(m.groups, m.in_channels) for m in resnext.modules() if isinstance(m, nn.Conv2d) and m.groups > 1}))
+#> [(32, 128), (32, 256), (32, 512), (32, 1024)]
+# --8<-- [end:in-the-wild]

@@ -3,13 +3,20 @@
 Page: docs/models/flops.md
 """
 
+# --8<-- [start:setup]
+import importlib.metadata
+import importlib.util
+import inspect
+
+import numpy as np
 import torch
+import torchvision
 from torch import nn
+from torch.utils import flop_counter
 from torch.utils.flop_counter import FlopCounterMode
 
-from ptnotes.models_conv import conv_out_size
-
 torch.manual_seed(0)
+# --8<-- [end:setup]
 
 
 # --8<-- [start:model]
@@ -42,10 +49,42 @@ for op, flops in counter.get_flop_counts()["Global"].items():
     print(op, flops)
     #> aten.convolution 3244032
     #> aten.addmm 640
+print(sorted(counter.get_flop_counts()))  # per module too
+#> ['Global', 'SmallCNN', 'SmallCNN.conv1', 'SmallCNN.conv2', 'SmallCNN.fc']
 # --8<-- [end:count]
+
+# --8<-- [start:display]
+print(inspect.signature(FlopCounterMode).parameters["display"].default)
+#> True
+# display=True prints get_table() when the block ends, and get_table imports `tabulate` ...
+source = inspect.getsource(FlopCounterMode)
+assert "print(self.get_table(self.depth))" in source and "import tabulate" in source
+# ... a package torch does not require
+assert not any(req.startswith("tabulate") for req in importlib.metadata.requires("torch") or [])
+if importlib.util.find_spec("tabulate") is None:  # as in this project's pinned environment
+    try:
+        with FlopCounterMode():  # the default, display=True
+            model(x)
+        raise AssertionError("expected ModuleNotFoundError")
+    except ModuleNotFoundError as err:
+        assert err.name == "tabulate"  # raised when the block ends, after counting
+# --8<-- [end:display]
+
+# --8<-- [start:registry]
+counted = {str(op) for op in flop_counter.flop_registry}  # the operators it has a formula for
+print(sorted(op for op in counted if "attention" not in op and "backward" not in op))
+#> ['aten._convolution', 'aten._scaled_mm', 'aten._slow_conv2d_forward', 'aten.addmm', 'aten.baddbmm', 'aten.bmm', 'aten.convolution', 'aten.convolution_overrideable', 'aten.cudnn_convolution', 'aten.mm']
+print(any("attention" in op for op in counted))
+#> True
+# --8<-- [end:registry]
 
 
 # --8<-- [start:analytic]
+def conv_out_size(size: int, kernel: int, stride: int = 1, padding: int = 0, dilation: int = 1) -> int:
+    """Output length of one spatial dimension (see the Convolution layers page)."""
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
 def conv_macs(conv: nn.Conv2d, h: int, w: int) -> tuple[int, int, int]:
     """Multiply-adds of a conv on an h x w input, and its output size."""
     kh, kw = conv.kernel_size
@@ -69,6 +108,17 @@ print(f"FlopCounterMode = 2 x MACs: {counter.get_total_flops() == 2 * macs}")
 #> FlopCounterMode = 2 x MACs: True
 # --8<-- [end:flops-vs-macs]
 
+# --8<-- [start:resnet50]
+with torch.device("meta"):  # shapes only: nothing is allocated or computed, no weights downloaded
+    resnet = torchvision.models.resnet50().eval()
+    with FlopCounterMode(display=False) as resnet_count:
+        resnet(torch.empty(1, 3, 224, 224))
+print(f"{resnet_count.get_total_flops() / 1e9:.3f} GFLOPs counted, {resnet_count.get_total_flops() / 2e9:.3f} G multiply-adds")
+#> 8.178 GFLOPs counted, 4.089 G multiply-adds
+print(torchvision.models.ResNet50_Weights.IMAGENET1K_V1.meta["_ops"])  # torchvision's "GFLOPS" column
+#> 4.089
+# --8<-- [end:resnet50]
+
 # --8<-- [start:batch-and-backward]
 with FlopCounterMode(display=False) as batch8, torch.no_grad():
     model(torch.randn(8, 3, 32, 32))
@@ -80,4 +130,11 @@ with FlopCounterMode(display=False) as training:
     model(x).sum().backward()
 print(round(training.get_total_flops() / counter.get_total_flops(), 2))  # forward + backward
 #> 2.73
+# backward = 2 x forward (gradients of weights and of inputs), except that conv1 needs no input gradient
+assert training.get_total_flops() == 3 * counter.get_total_flops() - 2 * macs1
 # --8<-- [end:batch-and-backward]
+
+# --8<-- [start:numpy-long]
+print(np.__version__, hasattr(np, "long"))  # torchstat 0.0.7 uses np.long
+#> 2.4.6 True
+# --8<-- [end:numpy-long]

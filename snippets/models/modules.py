@@ -3,10 +3,14 @@
 Page: docs/models/modules.md
 """
 
+# --8<-- [start:setup]
+import inspect
+
 import torch
 from torch import nn
 
 torch.manual_seed(0)
+# --8<-- [end:setup]
 
 
 # --8<-- [start:net]
@@ -61,12 +65,21 @@ for name, m in model.named_modules():  # depth-first, parent before its children
 layer_bn = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
 print(len(layer_bn))
 #> 2
-for m in layer_bn:  # typical use: freeze BN statistics for fine-tuning
+
+notes_bn = []  # the notes' loop, as written
+for m in model.modules():
+    if isinstance(m, nn.BatchNorm2d):
+        notes_bn.append(m)
+assert notes_bn == layer_bn
+
+for m in layer_bn:  # typical use: freeze BN for fine-tuning
     m.eval()
     m.weight.requires_grad_(False)
     m.bias.requires_grad_(False)
-print(sum(p.numel() for p in model.parameters() if p.requires_grad))
-#> 1466
+trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+bn_params = sum(p.numel() for m in layer_bn for p in m.parameters())
+print(trainable, bn_params, sum(p.numel() for p in model.parameters()))  # trainable + BN = all
+#> 1466 32 1498
 # --8<-- [end:find-bn]
 
 # --8<-- [start:shared]
@@ -112,10 +125,27 @@ plain.to(torch.float64)  # .to()/.cuda()/.half() only reach registered modules
 registered.to(torch.float64)
 print(plain.convs[0].weight.dtype, registered.convs[0].weight.dtype)
 #> torch.float32 torch.float64
+print(all("_apply" in inspect.getsource(getattr(nn.Module, name)) for name in ["to", "cuda", "half"]))
+#> True
 plain.eval()  # and so do train()/eval()
 print(plain.convs[0].training)
 #> True
 # --8<-- [end:list-losses]
+
+# --8<-- [start:registration]
+print(all(isinstance(m, nn.Module) for m in model.modules()), all(isinstance(p, nn.Parameter) for p in model.parameters()))
+#> True True
+# named_parameters() walks the same tree: each module's own parameters, prefixed by its name
+own = [f"{name}.{p}".lstrip(".") for name, m in model.named_modules() for p, _ in m.named_parameters(recurse=False)]
+print(own == [name for name, _ in model.named_parameters()])
+#> True
+
+late = nn.Module()
+late.fc = nn.Linear(2, 2)  # assignment goes through nn.Module.__setattr__, which registers it
+object.__setattr__(late, "hidden", nn.Linear(2, 2))  # bypass __setattr__: not registered
+print([name for name, _ in late.named_children()], isinstance(late.hidden, nn.Module))
+#> ['fc'] True
+# --8<-- [end:registration]
 
 # --8<-- [start:moduledict]
 heads = nn.ModuleDict({"cls": nn.Linear(8, 10), "box": nn.Linear(8, 4)})

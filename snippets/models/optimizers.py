@@ -3,6 +3,9 @@
 Page: docs/models/optimizers.md
 """
 
+# --8<-- [start:setup]
+import inspect
+
 import torch
 
 torch.manual_seed(0)
@@ -14,17 +17,30 @@ def grad_at(p: torch.Tensor) -> torch.Tensor:
     return A * p + B  # its gradient
 
 
-def run_torch(opt_class, steps: int = 6, **hyper) -> torch.Tensor:
-    """Positions after each step of a real torch.optim optimizer on the quadratic."""
+def run_torch(opt_class, steps: int = 6, lrs=None, **hyper) -> torch.Tensor:
+    """Positions after each step of a real torch.optim optimizer on the quadratic.
+
+    `lrs`, if given, sets the learning rate before each step (as a scheduler would).
+    """
     p = torch.ones(5, dtype=torch.float64, requires_grad=True)
     opt = opt_class([p], **hyper)
     trajectory = []
-    for _ in range(steps):
+    for step in range(steps):
+        if lrs is not None:
+            opt.param_groups[0]["lr"] = lrs[step]
         opt.zero_grad()
         (0.5 * (A * p * p).sum() + (B * p).sum()).backward()
         opt.step()
         trajectory.append(p.detach().clone())
     return torch.stack(trajectory)
+# --8<-- [end:setup]
+
+
+# --8<-- [start:signature]
+defaults = {name: p.default for name, p in inspect.signature(torch.optim.SGD.__init__).parameters.items()}
+print({name: value for name, value in defaults.items() if name not in ("self", "params")})
+#> {'lr': 0.001, 'momentum': 0, 'dampening': 0, 'weight_decay': 0, 'nesterov': False, 'maximize': False, 'foreach': None, 'differentiable': False, 'fused': None}
+# --8<-- [end:signature]
 
 
 # --8<-- [start:sgd-by-hand]
@@ -59,31 +75,63 @@ print(f"torch.optim.SGD == sgd_by_hand for all {len(configs)} settings, 6 steps 
 
 
 # --8<-- [start:notes-formula]
-def sgd_notes(steps=6, *, lr=0.1, momentum=0.9, dampening=0.0):
+def sgd_notes(steps=6, *, lr=0.1, momentum=0.9, dampening=0.0, lrs=None):
     """The notes: P = P + momentum * v_{t-1} - (1 - dampening) * lr * grad, v = the last step."""
     p = torch.ones(5, dtype=torch.float64)
     v = torch.zeros(5, dtype=torch.float64)
     trajectory = []
-    for _ in range(steps):
-        v = momentum * v - (1 - dampening) * lr * grad_at(p)
+    for step in range(steps):
+        lr_now = lr if lrs is None else lrs[step]
+        v = momentum * v - (1 - dampening) * lr_now * grad_at(p)
         p = p + v
         trajectory.append(p)
     return torch.stack(trajectory)
 
 
+def differs(a, b):  # per step: do the two trajectories differ?
+    return (a - b).abs().amax(dim=1).gt(1e-12).tolist()
+
+
 same = torch.allclose(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9), atol=1e-12)
-print("dampening=0:  ", same)
-#> dampening=0:   True
-diff = sgd_notes(dampening=0.5) - run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)
-print("dampening=0.5:", diff.abs().amax(dim=1).gt(1e-12).tolist())  # differs from step 1 on
-#> dampening=0.5: [True, True, True, True, True, True]
+print("dampening=0, constant lr:", same)
+#> dampening=0, constant lr: True
+lrs = [0.1, 0.1, 0.1, 0.01, 0.01, 0.01]  # a scheduler divides lr by 10 before step 4
+print("lr changed at step 4:    ", differs(sgd_notes(lrs=lrs), run_torch(torch.optim.SGD, lrs=lrs, momentum=0.9)))
+#> lr changed at step 4:     [False, False, False, True, True, True]
+print("dampening=0.5:           ", differs(sgd_notes(dampening=0.5), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)))
+#> dampening=0.5:            [True, True, True, True, True, True]
+print("weight_decay=0.01:       ", differs(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, weight_decay=0.01)))
+#> weight_decay=0.01:        [True, True, True, True, True, True]
 # --8<-- [end:notes-formula]
 
 # --8<-- [start:dampening-vs-lr]
-damped = run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)
-folded = run_torch(torch.optim.SGD, lr=0.1 * (1 - 0.5), momentum=0.9)  # "fold 1-d into lr"
-print(torch.allclose(damped, folded), (damped - folded).abs().max().item() > 0.01)
-#> False True
+steps, lr, d = 300, 0.1, 0.5
+damped = run_torch(torch.optim.SGD, steps, lr=lr, momentum=0.9, dampening=d)
+folded = run_torch(torch.optim.SGD, steps, lr=lr * (1 - d), momentum=0.9)  # "fold 1-d into lr"
+g1 = grad_at(torch.ones(5, dtype=torch.float64))
+assert torch.allclose(damped[0] - folded[0], -lr * d * g1, atol=1e-12)  # step 1: the undamped gradient
+
+
+def sgd_damped_from_step_1(steps, *, lr, momentum, dampening):  # what dampening would be if step 1 were damped
+    p, buf, trajectory = torch.ones(5, dtype=torch.float64), torch.zeros(5, dtype=torch.float64), []
+    for _ in range(steps):
+        buf = momentum * buf + (1 - dampening) * grad_at(p)
+        p = p - lr * buf
+        trajectory.append(p)
+    return torch.stack(trajectory)
+
+
+assert torch.allclose(sgd_damped_from_step_1(steps, lr=lr, momentum=0.9, dampening=d), folded, atol=1e-12)
+
+gap = (damped - folded).abs().amax(dim=1)
+print(f"steps where the runs differ: {int((gap > 0).sum())} of {steps}")
+#> steps where the runs differ: 300 of 300
+print(f"largest gap {gap.max():.2f} (step {int(gap.argmax()) + 1}), after step {steps}: {gap[-1]:.0e}")
+#> largest gap 0.37 (step 5), after step 300: 5e-08
+minimum = -B / A
+print(f"both at the minimum after {steps} steps: {torch.allclose(damped[-1], minimum, atol=1e-6)} {torch.allclose(folded[-1], minimum, atol=1e-6)}")
+#> both at the minimum after 300 steps: True True
+
 try:
     run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5, nesterov=True)
 except ValueError as err:
@@ -113,6 +161,7 @@ def adam_by_hand(steps=6, *, lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=
     return torch.stack(trajectory)
 
 
+assert "Decoupled Weight Decay Regularization" in torch.optim.AdamW.__doc__  # the paper it cites
 adam = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1)
 adamw = run_torch(torch.optim.AdamW, lr=0.1, weight_decay=0.1)
 assert torch.allclose(adam, adam_by_hand(weight_decay=0.1), atol=1e-12)
@@ -123,4 +172,7 @@ print(torch.optim.AdamW([torch.zeros(1, requires_grad=True)]).defaults["weight_d
 #> 0.01
 print(torch.optim.Adam([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])
 #> 0
+adam_decoupled = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)
+print(torch.allclose(adam_decoupled, adamw, atol=1e-12))  # Adam's switch for AdamW's rule
+#> True
 # --8<-- [end:adam-by-hand]

@@ -3,9 +3,12 @@
 Page: docs/tensors/copies.md
 """
 
+# --8<-- [start:setup]
 import copy
 
 import torch
+
+# --8<-- [end:setup]
 
 
 # --8<-- [start:same-storage]
@@ -55,14 +58,16 @@ w = torch.ones(3, requires_grad=True)
 snapshot = w.detach().clone()  # the usual "independent copy of a parameter"
 with torch.no_grad():
     w.add_(1)
-print(snapshot, snapshot.requires_grad, same_storage(snapshot, w))
-#> tensor([1., 1., 1.]) False False
+print(snapshot, snapshot.requires_grad, snapshot.grad_fn, same_storage(snapshot, w))
+#> tensor([1., 1., 1.]) False None False
 # --8<-- [end:detach-clone]
 
 # --8<-- [start:copy_]
 dst = torch.zeros(2, 3, dtype=torch.int64)
 keep = dst.untyped_storage().data_ptr()
 dst.copy_(torch.tensor([1.9, 2.9, 3.9]))  # in place: broadcasts and converts the dtype
+print(dst.shape, dst.dtype)  # shape and dtype are dst's own
+#> torch.Size([2, 3]) torch.int64
 print(dst)
 #> tensor([[1, 2, 3],
 #>         [1, 2, 3]])
@@ -83,8 +88,9 @@ print(same_storage(x2, x), same_storage(x2, v2))
 #> False True
 
 leaf = torch.ones(2, requires_grad=True)
-print(copy.deepcopy(leaf).requires_grad)
-#> True
+leaf_copy = copy.deepcopy(leaf)
+print(leaf_copy.requires_grad, leaf_copy.is_leaf, same_storage(leaf_copy, leaf))  # a new leaf
+#> True True False
 try:
     copy.deepcopy(leaf * 2)  # not a leaf: deepcopy refuses
 except RuntimeError as err:

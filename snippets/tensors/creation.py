@@ -3,9 +3,14 @@
 Page: docs/tensors/creation.md
 """
 
-import warnings
+# --8<-- [start:setup]
+import inspect
+import subprocess
+import sys
 
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:dtypes]
 legacy = ["ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor"]
@@ -47,6 +52,12 @@ print(c.dtype, torch.tensor([1.0, 2]).dtype, torch.tensor([True]).dtype)
 #> torch.int64 torch.float32 torch.bool
 print(torch.Tensor(3).shape, torch.tensor(3).shape)  # a size vs a value: easy to mix up
 #> torch.Size([3]) torch.Size([])
+torch.use_deterministic_algorithms(True)  # this mode fills uninitialised memory with NaN ...
+try:  # ... so it shows that torch.Tensor(sizes), like torch.empty, sets no values
+    print(torch.Tensor(2, 3).isnan().all().item(), torch.empty(2, 3).isnan().all().item())
+    #> True True
+finally:
+    torch.use_deterministic_algorithms(False)
 # --8<-- [end:constructor]
 
 # --8<-- [start:filled]
@@ -94,8 +105,8 @@ print(torch.rand(2, 3, generator=g))
 #>         [0.1320, 0.3074, 0.6341]])
 big = torch.rand(1_000_000, generator=g)
 assert big.min() >= 0 and big.max() < 1  # the interval is [0, 1): 1.0 is never produced
-print(big.dtype)
-#> torch.float32
+print(big.dtype, "[0, 1)" in inspect.getdoc(torch.rand))  # the documented interval
+#> torch.float32 True
 # --8<-- [end:rand]
 
 # --8<-- [start:randn]
@@ -142,21 +153,33 @@ print(y is out)
 # --8<-- [end:on-device]
 
 # --8<-- [start:legacy-cuda]
+# PyTorch issues the "no longer recommended" warning once per process, so the
+# notes' call runs in a fresh interpreter, where what happens is the same every time.
+LEGACY_CALL = """
+import warnings
+import torch
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     try:
         x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
-        outcome = f"a {x.device} tensor of UNINITIALISED values"  # not random numbers
-    except (RuntimeError, AssertionError) as err:
-        outcome = f"{type(err).__name__}: {err}"
-# The legacy call also warns (once per process) before anything else happens:
-assert all("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught)
-if not torch.cuda.is_available():
-    # No GPU: this build says "Found no NVIDIA driver on your system. ...";
-    # a CPU-only build raises AssertionError("Torch not compiled with CUDA enabled").
-    assert "NVIDIA driver" in outcome or "not compiled with CUDA" in outcome, outcome
-else:
-    assert outcome.startswith("a cuda:0 tensor"), outcome
+        print(f"a {x.device} tensor of UNINITIALISED values")  # not random numbers
+    except (TypeError, RuntimeError) as err:
+        print(f"{type(err).__name__}: {err}")
+print(sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught))
+"""
+run = subprocess.run([sys.executable, "-c", LEGACY_CALL], capture_output=True, text=True, check=True)
+outcome, warnings_caught = run.stdout.splitlines()
+if torch.cuda.is_available():  # a GPU: the call works, after the warning
+    assert outcome.startswith("a cuda:0 tensor") and warnings_caught == "1", run.stdout
+elif torch.backends.cuda.is_built():  # a CUDA build on a machine without a GPU
+    assert outcome.startswith("RuntimeError: Found no NVIDIA driver"), outcome
+    assert warnings_caught == "1", run.stdout  # the warning comes first
+else:  # a CPU-only build (the `+cpu` wheels): refused before any warning
+    assert outcome == (
+        "TypeError: type torch.cuda.FloatTensor not available. "
+        "Torch not compiled with CUDA enabled."
+    ), outcome
+    assert warnings_caught == "0", run.stdout
 # --8<-- [end:legacy-cuda]
 
 # --8<-- [start:convert]
@@ -168,6 +191,9 @@ print(n.long(), n.to(torch.int32))  # the same truncation, negative side include
 #> tensor([-1,  0,  2]) tensor([-1,  0,  2], dtype=torch.int32)
 print(n.to(torch.float16).dtype, n.double().dtype, n.half().dtype, n.bool())
 #> torch.float16 torch.float64 torch.float16 tensor([True, True, True])
+methods = ["byte", "char", "short", "int", "long", "half", "float", "double", "bool"]
+print([str(getattr(n, name)().dtype).removeprefix("torch.") for name in methods])
+#> ['uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'float32', 'float64', 'bool']
 print(n.type(torch.IntTensor).dtype, n.type())  # .type(T) converts; .type() only names
 #> torch.int32 torch.FloatTensor
 print(n.to(torch.float32) is n)  # .to() returns the tensor itself when nothing changes

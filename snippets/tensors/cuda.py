@@ -6,15 +6,20 @@ Checked only where a GPU is present; every claim is an assert, so the file has n
 """
 # requires: cuda
 
+# --8<-- [start:setup]
 import warnings
 
 import numpy as np
 import torch
 
+# --8<-- [end:setup]
+
 # --8<-- [start:rand-on-device]
 device = torch.device("cuda")
 g = torch.Generator(device=device).manual_seed(0)  # a generator that lives on the GPU
-x = torch.rand(2, 3, device=device, generator=g)  # created on the GPU: no host copy
+cpu_state = torch.get_rng_state()
+x = torch.rand(2, 3, device=device, generator=g)  # created on the GPU ...
+assert torch.equal(torch.get_rng_state(), cpu_state)  # ... the CPU generator was not used
 assert x.device.type == "cuda" and x.dtype == torch.float32
 assert bool(((x >= 0) & (x < 1)).all())
 

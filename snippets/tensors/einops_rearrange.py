@@ -3,8 +3,11 @@
 Page: docs/tensors/einops_rearrange.md
 """
 
+# --8<-- [start:setup]
 import torch
-from einops import rearrange, reduce, repeat
+from einops import EinopsError, rearrange, reduce, repeat
+
+# --8<-- [end:setup]
 
 # --8<-- [start:transpose]
 x = torch.arange(6).reshape(2, 3)  # x.shape [c, t]
@@ -50,7 +53,7 @@ print(rearrange(x2, "b c t -> (b c) t").shape)  # silently merges b into c
 #> torch.Size([6, 4])
 try:
     rearrange(x2, "1 c t -> c t")
-except Exception as err:  # einops.EinopsError
+except EinopsError as err:
     print(type(err).__name__, str(err).strip().splitlines()[-1].strip())
     #> EinopsError Shape mismatch, 2 != 1
 # --8<-- [end:squeeze]
@@ -70,10 +73,10 @@ print(gap.shape, pooled.shape)
 img = torch.arange(6).reshape(1, 2, 3)  # c h w
 batch = repeat(img, "c h w -> b c h w", b=4)  # like unsqueeze(0).expand(4, -1, -1, -1)
 assert torch.equal(batch, img.unsqueeze(0).expand(4, -1, -1, -1))
-print(batch.shape, batch.stride())  # stride 0: no copy, like expand
-#> torch.Size([4, 1, 2, 3]) (0, 6, 3, 1)
+print(batch.shape, batch.stride(), batch.data_ptr() == img.data_ptr())  # stride 0: no copy
+#> torch.Size([4, 1, 2, 3]) (0, 6, 3, 1) True
 tiled = repeat(img, "c h w -> c (2 h) w")  # like img.repeat(1, 2, 1): a real copy
 assert torch.equal(tiled, img.repeat(1, 2, 1))
-print(tiled.shape, tiled.stride())
-#> torch.Size([1, 4, 3]) (12, 3, 1)
+print(tiled.shape, tiled.stride(), tiled.data_ptr() == img.data_ptr())
+#> torch.Size([1, 4, 3]) (12, 3, 1) False
 # --8<-- [end:repeat]

@@ -3,8 +3,11 @@
 Page: docs/tensors/elementwise.md
 """
 
+# --8<-- [start:setup]
 import numpy as np
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:rounding]
 a = torch.tensor([-2.5, -1.7, -0.5, 0.5, 1.5, 1.7, 2.5])

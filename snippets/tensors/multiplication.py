@@ -3,7 +3,10 @@
 Page: docs/tensors/multiplication.md
 """
 
+# --8<-- [start:setup]
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:scalar-elementwise]
 a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])  # 2x3
@@ -65,11 +68,13 @@ x = torch.ones(5, 2, 3)
 y = torch.ones(5, 3, 4)
 print(torch.bmm(x, y).shape)  # exactly 3-D, same batch size, no broadcasting
 #> torch.Size([5, 2, 4])
-try:
-    torch.bmm(x, b)
-except RuntimeError as err:
-    print(err)
-    #> batch2 must be a 3D tensor
+for other in (b, torch.ones(4, 3, 4)):  # a 2-D matrix; a batch of 4 against 5
+    try:
+        torch.bmm(x, other)
+    except RuntimeError as err:
+        print(err)
+        #> batch2 must be a 3D tensor
+        #> Expected size for first two dimensions of batch2 tensor to be: [5, 3] but got: [4, 3].
 # --8<-- [end:bmm]
 
 # --8<-- [start:einsum]
@@ -96,6 +101,11 @@ try:
 except RuntimeError as err:
     print(err)
     #> 1D tensors expected, but got 2D and 2D tensors
+try:
+    torch.dot(v3, torch.ones(2))  # same length only
+except RuntimeError as err:
+    print(err)
+    #> inconsistent tensor size, expected tensor [3] and src [2] to have the same number of elements, but got 3 and 2 elements respectively
 try:
     torch.dot(v3, v3.long())  # and never mixes dtypes
 except RuntimeError as err:

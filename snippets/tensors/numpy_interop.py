@@ -3,8 +3,11 @@
 Page: docs/tensors/numpy_interop.md
 """
 
+# --8<-- [start:setup]
 import numpy as np
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:numpy]
 x = torch.zeros(2, 3)  # the notes use torch.Tensor(2, 3): same dtype, undefined values
@@ -37,8 +40,10 @@ converted = torch.as_tensor(arr, dtype=torch.float32)  # a dtype change forces a
 arr[0] = -1
 print(copied[0].item(), shared[0].item(), converted[0].item())
 #> 0.0 -1.0 0.0
-print(torch.from_numpy(arr).float().dtype)  # the usual way to get float32 for a model
-#> torch.float32
+f32 = torch.from_numpy(arr).float()  # the usual way to get float32 for a model ...
+arr[1] = -2
+print(f32.dtype, f32[1].item())  # ... is a copy: the change to arr does not reach it
+#> torch.float32 1.0
 # --8<-- [end:copying-conversions]
 
 # --8<-- [start:requires-grad]
@@ -48,10 +53,12 @@ try:
 except RuntimeError as err:
     print(err)
     #> Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
-print(w.detach().numpy())  # shares memory with w, outside the graph
-#> [1. 1.]
+d = w.detach().numpy()  # shares memory with w, outside the graph
+d[0] = 3
+print(w)
+#> tensor([3., 1.], requires_grad=True)
 print(w.numpy(force=True))  # force=True: detach (and copy to CPU) for you
-#> [1. 1.]
+#> [3. 1.]
 # --8<-- [end:requires-grad]
 
 # --8<-- [start:negative-strides]

@@ -3,7 +3,12 @@
 Page: docs/tensors/reductions.md
 """
 
+# --8<-- [start:setup]
+import inspect
+
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:sum-prod]
 x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -35,13 +40,21 @@ except RuntimeError as err:
 # --8<-- [end:mean-var]
 
 # --8<-- [start:norm]
+print("torch.norm is deprecated" in inspect.getdoc(torch.norm))  # the pinned torch's own docstring
+#> True
 v = torch.tensor([3.0, -4.0])
-print(v.norm(), v.norm(p=1), v.norm(p=float("inf")))  # p=2 by default
+print(v.norm(), v.norm(p=1), v.norm(p=float("inf")))  # the notes' x.norm(p): still runs
 #> tensor(5.) tensor(7.) tensor(4.)
-print(torch.linalg.vector_norm(v, ord=1))  # the current API for the same thing
-#> tensor(7.)
-print(x.norm(dim=1))  # per row
-#> tensor([3.7417, 8.7750])
+vn = torch.linalg.vector_norm  # the replacement for vectors: ord instead of p, default 2
+print(vn(v), vn(v, ord=1), vn(v, ord=float("inf")))
+#> tensor(5.) tensor(7.) tensor(4.)
+print(x.norm(dim=1), vn(x, dim=1))  # per row
+#> tensor([3.7417, 8.7750]) tensor([3.7417, 8.7750])
+m = torch.tensor([[3.0, 0.0], [0.0, 4.0]])
+print(m.norm(), vn(m), torch.linalg.matrix_norm(m))  # all elements: the Frobenius norm 5
+#> tensor(5.) tensor(5.) tensor(5.)
+print(m.norm(p=2), torch.linalg.matrix_norm(m, ord=2))  # p=2 flattens; a matrix 2-norm does not
+#> tensor(5.) tensor(4.)
 # --8<-- [end:norm]
 
 # --8<-- [start:min-max]
@@ -89,10 +102,13 @@ print(torch.eq(a, b), a == b)  # element-wise, bool tensor
 #> tensor([ True, False,  True]) tensor([ True, False,  True])
 print(torch.equal(a, b), torch.equal(a, a.clone()))  # one Python bool: same shape and values
 #> False True
-print(torch.equal(a, a.float()), torch.eq(a, a.float()).all().item())
-#> True True
+print(torch.equal(a, a.float()), a.dtype == a.float().dtype)  # the dtype is NOT compared
+#> True False
 print(torch.eq(a, 1))  # eq broadcasts; equal does not: shapes must match
 #> tensor([ True, False, False])
+print(torch.equal(torch.ones(3), torch.ones(1)), torch.equal(torch.ones(3), torch.ones(3, 1)))
+#> False False
+
 # --8<-- [end:eq-equal]
 
 # --8<-- [start:all-any]

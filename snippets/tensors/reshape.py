@@ -3,7 +3,16 @@
 Page: docs/tensors/reshape.md
 """
 
+# --8<-- [start:setup]
 import torch
+
+
+def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
+    """True when both tensors read the same memory block."""
+    return t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr()
+
+
+# --8<-- [end:setup]
 
 # --8<-- [start:view]
 x = torch.arange(4 * 64).reshape(4, 64)  # defined values, unlike torch.Tensor(4, 64)
@@ -12,9 +21,10 @@ print(a.shape)
 #> torch.Size([2, 2, 8, 8])
 print(x.view(-1, 4, 16).shape)  # -1: inferred from the other sizes
 #> torch.Size([4, 4, 16])
-print(x.view(32, -1).shape)  # the classic "flatten before fc" pattern
+print(x.view(32, -1).shape)  # 32 rows: -1 becomes 256 / 32 = 8 (NOT "keep 4 rows, flatten")
 #> torch.Size([32, 8])
 # --8<-- [end:view]
+
 
 # --8<-- [start:view-errors]
 for shape in [(7, 36), (7, -1), (-1, -1, 16)]:
@@ -27,12 +37,18 @@ for shape in [(7, 36), (7, -1), (-1, -1, 16)]:
         #> view(-1, -1, 16): only one dimension can be inferred
 # --8<-- [end:view-errors]
 
+# --8<-- [start:uninitialised]
+torch.use_deterministic_algorithms(True)  # this mode fills uninitialised memory with NaN
+try:
+    legacy, empty = torch.Tensor(4, 64), torch.empty(4, 64)
+    print(legacy.isnan().all().item(), empty.isnan().all().item(), x.float().isnan().any().item())
+    #> True True False
+finally:
+    torch.use_deterministic_algorithms(False)
+# --8<-- [end:uninitialised]
+
 
 # --8<-- [start:shares-memory]
-def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
-    return t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr()
-
-
 a = x.view(2, 2, 8, 8)
 a[0, 0, 0, 0] = -1  # writing through the view ...
 print(x[0, 0].item())  # ... changes x: same memory
@@ -43,13 +59,19 @@ print(same_storage(a, x))
 
 # --8<-- [start:non-contiguous]
 xt = x.t()  # a transpose is a view with swapped strides, not a copy
-print(xt.shape, xt.stride(), xt.is_contiguous())
-#> torch.Size([64, 4]) (1, 64) False
+print(xt.shape, xt.stride(), xt.is_contiguous(), same_storage(xt, x))
+#> torch.Size([64, 4]) (1, 64) False True
+for v in (x.transpose(0, 1), x.view(2, 2, 64).permute(2, 0, 1)):  # the same for these two
+    print(v.stride(), v.is_contiguous(), same_storage(v, x))
+    #> (1, 64) False True
+    #> (1, 128, 64) False True
 try:
     xt.view(-1)
 except RuntimeError as err:
     print(err)
     #> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+print(xt.view(64, 2, 2).stride())  # a shape that only splits a dimension still works
+#> (1, 128, 64)
 # --8<-- [end:non-contiguous]
 
 # --8<-- [start:reshape]

@@ -3,7 +3,12 @@
 Page: docs/tensors/sampling.md
 """
 
+# --8<-- [start:setup]
+import inspect
+
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:multinomial]
 w = torch.tensor([1.0, 2.0, 3.0, 4.0])  # weights, need not sum to 1
@@ -13,6 +18,7 @@ print(s, s.dtype)  # indices into w
 #> tensor([2, 1]) torch.int64
 g = torch.Generator().manual_seed(0)
 assert torch.equal(s, (w / w.sum()).multinomial(2, replacement=False, generator=g))
+assert torch.equal(w, torch.tensor([1.0, 2.0, 3.0, 4.0]))  # w itself is not normalised
 # --8<-- [end:multinomial]
 
 # --8<-- [start:frequencies]
@@ -34,8 +40,10 @@ try:
 except RuntimeError as err:
     print(err)
     #> cannot sample n_sample > prob_dist.size(-1) samples without replacement
+print("number of non-zero elements" in inspect.getdoc(torch.multinomial))  # documented requirement ...
+#> True
 g = torch.Generator().manual_seed(0)
-print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # too few non-zero: no error!
+print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # ... not enforced: no error!
 #> tensor([2, 0, 1])
 try:
     torch.tensor([1.0, -1.0]).multinomial(1)

@@ -6,7 +6,10 @@ Shapes are the point here, so the notes' own sizes are used; torch.empty allocat
 without writing values, and no uninitialised value is ever printed.
 """
 
+# --8<-- [start:setup]
 import torch
+
+# --8<-- [end:setup]
 
 # --8<-- [start:unsqueeze]
 x = torch.empty(1, 32, 32)
@@ -81,10 +84,10 @@ x = torch.arange(12).reshape(3, 4)
 print(x.t().shape, x.t().is_contiguous())  # t(): 2-D transpose, a view
 #> torch.Size([4, 3]) False
 x = torch.empty(64, 3, 224, 224)
-print(x.transpose(0, 1).shape)  # swap two dims
-#> torch.Size([3, 64, 224, 224])
-print(x.permute(0, 2, 3, 1).shape)  # new dim i = old dim permute[i] (NCHW -> NHWC)
-#> torch.Size([64, 224, 224, 3])
+print(x.transpose(0, 1).shape, x.transpose(0, 1).is_contiguous())  # swap two dims, a view
+#> torch.Size([3, 64, 224, 224]) False
+print(x.permute(0, 2, 3, 1).shape, x.permute(0, 2, 3, 1).is_contiguous())  # NCHW -> NHWC
+#> torch.Size([64, 224, 224, 3]) False
 try:
     x.t()
 except RuntimeError as err:
@@ -114,6 +117,11 @@ print(torch.stack([a, b], dim=1).shape)  # adds a new dim
 print(torch.cat([a, b[:, :3]], dim=1).shape)  # cat: other dims must match, this one may differ
 #> torch.Size([64, 19, 56, 56])
 try:
+    torch.cat([a, b[:, :, :3]], dim=1)  # ... but every other dim must match
+except RuntimeError as err:
+    print(err)
+    #> Sizes of tensors must match except in dimension 1. Expected size 56 but got size 3 for tensor number 1 in the list.
+try:
     torch.stack([a, b[:, :3]], dim=1)  # stack: shapes must be identical
 except RuntimeError as err:
     print(err)
@@ -133,6 +141,8 @@ print([p.shape[1] for p in torch.empty(2, 6).chunk(4, dim=1)])  # 6 in 4 chunks:
 #> [2, 2, 2]
 print(parts[0].data_ptr() == a.data_ptr())  # pieces are views into a
 #> True
+print(a.split(5, dim=1)[1].untyped_storage().data_ptr() == a.untyped_storage().data_ptr())
+#> True
 # --8<-- [end:split-chunk]
 
 # --8<-- [start:size]
@@ -149,4 +159,9 @@ flat = feat.view(32, -1)  # keep the batch dim, flatten the rest: 512*7*7 = 2508
 fc = torch.nn.Linear(512 * 7 * 7, 10)
 print(flat.shape, fc(flat).shape, flat.view(-1).shape)
 #> torch.Size([32, 25088]) torch.Size([32, 10]) torch.Size([802816])
+last = torch.zeros(2, 512, 7, 7)  # a last batch of 2 samples
+print(last.view(32, -1).shape)  # no error, but 32 "rows" of 2 samples cut into pieces
+#> torch.Size([32, 1568])
+print(last.view(last.size(0), -1).shape, last.flatten(1).shape)  # read the batch size instead
+#> torch.Size([2, 25088]) torch.Size([2, 25088])
 # --8<-- [end:size]

@@ -10,6 +10,10 @@ A page embeds code only with pymdownx.snippets lines inside a fence:
     --8<-- "snippets/<section>/<page>.py"          the whole file
 
 and a snippet file marks sections with `# --8<-- [start:name]` / `[end:name]`.
+
+Every embedded path must belong to a root declared in docverify.embed_roots
+(with its kind of check), and a code block embeds exactly one file, so that
+each block gets exactly one badge saying how it is checked.
 """
 
 from __future__ import annotations
@@ -148,9 +152,57 @@ def embed_problem(embed: Embed, root: Path) -> str | None:
     return None
 
 
+def page_blocks(page: str, markdown: str) -> list[tuple[int, str, bool]]:
+    """(line, embedded path, in a code block?) per embedded block, in page order.
+
+    One per code block (the line of its first embed) and one per bare embed in
+    the prose (a generated Markdown fragment). Each gets one badge.
+    """
+    embeds, _ = find_embeds(page, markdown)
+    fenced: dict[int, Embed] = {}
+    in_fences: set[int] = set()
+    for fence in find_fences(page, markdown):
+        lines = range(fence.line + 1, fence.line + 1 + len(fence.body))
+        in_fences.update(lines)
+        first = next((e for e in embeds if e.line in lines), None)
+        if first is not None:
+            fenced[first.line] = first
+    found = [(e.line, e.path, True) for e in fenced.values()]
+    found += [(e.line, e.path, False) for e in embeds if e.line not in in_fences]
+    return sorted(found)
+
+
+def root_problems(page: str, markdown: str) -> list[str]:
+    """Embeds from an undeclared root; code blocks that embed no file, or several."""
+    from docverify.embed_roots import root_of
+
+    embeds, _ = find_embeds(page, markdown)
+    problems = [
+        f"{e.where}: {e.path} is not under a declared embed root; add its root, with its "
+        "kind of check, to ROOTS in src/docverify/embed_roots.py"
+        for e in embeds
+        if root_of(e.path) is None
+    ]
+    for fence in find_fences(page, markdown):
+        inside, malformed = find_embeds(page, "\n".join(fence.body))
+        files = sorted({e.path for e in inside})
+        if len(files) != 1 and not malformed:  # a malformed embed is reported already
+            problems.append(
+                f"{page}:{fence.line}: a code block embeds exactly one file "
+                f"(one badge per block), this one embeds {len(files)}: {files}"
+            )
+    return problems
+
+
 def page_problems(page: str, markdown: str, root: Path) -> list[str]:
     """Everything wrong with one page's code blocks and embeds."""
     embeds, problems = find_embeds(page, markdown)
     problems += fence_problems(page, markdown)
     problems += [p for e in embeds if (p := embed_problem(e, root))]
-    return problems
+    problems += root_problems(page, markdown)
+    return sorted(problems, key=_line_order)
+
+
+def _line_order(problem: str) -> int:
+    match = re.match(r"[^:]*:(\d+):", problem)
+    return int(match[1]) if match else 0

@@ -3,8 +3,11 @@
 A reader who copies a page's code blocks top to bottom must get a program that
 runs and prints what the page shows. This module builds that program from
 exactly the snippet sections the page embeds (as pymdownx.snippets renders
-them: marker lines dropped, each section dedented), so that tests can run it
-and the build can offer it as a download.
+them: marker lines dropped, each section dedented), remembers where each of
+its lines comes from (page line and snippet file:line), and tells when the
+program is, statement for statement, what `python snippets/<section>/<page>.py`
+runs before its figure-only tail (`covering_snippet`), so that the suite does
+not run the same code twice.
 
     python -m docverify.page_program docs/tensors/reshape.md          # print it
     python -m docverify.page_program docs/tensors/reshape.md | python -   # run it
@@ -12,12 +15,23 @@ and the build can offer it as a download.
 
 from __future__ import annotations
 
+import ast
+import functools
 import sys
 import textwrap
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from docverify.embeds import SECTION_MARKER, Embed, find_embeds, find_fences, read_sections
+from docverify.embeds import (
+    SECTION_MARKER,
+    Embed,
+    SnippetFormatError,
+    find_embeds,
+    find_fences,
+    read_sections,
+)
+from docverify.snippets import SnippetFile, load
 
 
 @dataclass(frozen=True)
@@ -27,38 +41,284 @@ class ProgramPart:
     embed: Embed
     code: str  # dedented, marker lines removed
     first_line: int  # line in the embedded file of the first line of `code`
+    # Line in the embedded file of each line of `code` (marker lines of nested
+    # sections are dropped, so the lines need not be consecutive).
+    lines: tuple[int, ...] = ()
+    dedented: bool = False  # whether the section was indented in its file
+
+    @property
+    def block(self) -> str:
+        """The code of the block as the page shows it (and as its notebook cell holds it)."""
+        return self.code.strip("\n")
 
 
-def _section_text(embed: Embed, root: Path) -> tuple[str, int]:
+@functools.lru_cache(maxsize=256)
+def _sections(path: str, source: str) -> tuple:
+    return tuple(read_sections(path, source))
+
+
+def section_text(embed: Embed, root: Path) -> tuple[str, int, tuple[int, ...], bool]:
+    """(code as the page shows it, first line, line of each code line, was it indented?)."""
     path = root / embed.path
+    if not path.is_file():
+        raise SnippetFormatError(f"{embed.where}: embedded file {embed.path} does not exist")
     source = path.read_text(encoding="utf-8")
     lines = source.splitlines()
     if embed.section is None:
         start, end = 1, len(lines)
     else:
-        section = next(s for s in read_sections(embed.path, source) if s.name == embed.section)
+        try:
+            sections = _sections(embed.path, source)
+        except SnippetFormatError as exc:
+            raise SnippetFormatError(f"{embed.where}: {exc}") from None
+        section = next((s for s in sections if s.name == embed.section), None)
+        if section is None:
+            raise SnippetFormatError(
+                f"{embed.where}: {embed.path} has no section `{embed.section}`"
+            )
         start, end = section.start_line + 1, section.end_line - 1
-    body = [line for line in lines[start - 1 : end] if not SECTION_MARKER.search(line)]
-    return textwrap.dedent("\n".join(body)), start
+    kept = [
+        (lineno, line)
+        for lineno, line in enumerate(lines[start - 1 : end], start=start)
+        if not SECTION_MARKER.search(line)
+    ]
+    raw = "\n".join(line for _, line in kept)
+    code = textwrap.dedent(raw)
+    dedented = any(
+        before != after
+        for before, after in zip(raw.split("\n"), code.split("\n"), strict=True)
+        if before.strip()
+    )
+    return code, start, tuple(lineno for lineno, _ in kept), dedented
+
+
+def fenced_embeds(page: str, markdown: str, *, suffix: str = ".py") -> list[Embed]:
+    """Every embed inside a code fence of the page, in page order, of files ending in `suffix`."""
+    found = []
+    for fence in find_fences(page, markdown):
+        embeds, _ = find_embeds(page, "\n".join(fence.body))
+        found += [
+            Embed(page, fence.line + embed.line, embed.path, embed.section)
+            for embed in embeds
+            if embed.path.endswith(suffix)
+        ]
+    return found
 
 
 def page_parts(page: str, markdown: str, root: Path, *, suffix: str = ".py") -> list[ProgramPart]:
-    """Every embed inside a code fence of the page, in page order, of files ending in `suffix`."""
+    """The blocks of `fenced_embeds`, read from their files; a bad embed raises SnippetFormatError."""
     parts = []
-    for fence in find_fences(page, markdown):
-        embeds, _ = find_embeds(page, "\n".join(fence.body))
-        for embed in embeds:
-            if not embed.path.endswith(suffix):
-                continue
-            located = Embed(page, fence.line + embed.line, embed.path, embed.section)
-            code, first_line = _section_text(located, root)
-            parts.append(ProgramPart(located, code, first_line))
+    for embed in fenced_embeds(page, markdown, suffix=suffix):
+        code, first_line, lines, dedented = section_text(embed, root)
+        parts.append(ProgramPart(embed, code, first_line, lines, dedented))
     return parts
+
+
+@dataclass(frozen=True)
+class PageProgram:
+    """A page's program and where each of its lines comes from."""
+
+    page: str  # docs/<section>/<page>.md
+    parts: tuple[ProgramPart, ...]
+    root: Path
+
+    @cached_property
+    def _assembled(self) -> tuple[str, tuple[tuple[ProgramPart, int] | None, ...]]:
+        lines: list[str] = []
+        origins: list[tuple[ProgramPart, int] | None] = []
+        for index, part in enumerate(self.parts):
+            if index:
+                lines.append("")  # the blocks are joined with one blank line
+                origins.append(None)
+            code_lines = part.code.split("\n")
+            first = 0
+            while first < len(code_lines) and code_lines[first] == "":
+                first += 1
+            last = len(code_lines)
+            while last > first and code_lines[last - 1] == "":
+                last -= 1
+            for i in range(first, last):
+                lines.append(code_lines[i])
+                origins.append((part, part.lines[i] if i < len(part.lines) else part.first_line))
+        return "\n".join(lines) + "\n", tuple(origins)
+
+    @property
+    def source(self) -> str:
+        """The program text: each block's code, joined with one blank line."""
+        return self._assembled[0]
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Repository paths of the embedded files, in order of first use."""
+        return tuple(dict.fromkeys(part.embed.path for part in self.parts))
+
+    @property
+    def stem(self) -> str:
+        return Path(self.page).stem
+
+    def origin(self, line: int) -> tuple[ProgramPart, int] | None:
+        """(part, line in the embedded file) of 1-based program line `line`."""
+        origins = self._assembled[1]
+        if 1 <= line <= len(origins) and origins[line - 1] is not None:
+            return origins[line - 1]
+        return None
+
+    def where(self, line: int) -> str:
+        """`docs/x.md:12 (snippets/x.py:34)` for program line `line`: the embed and the code line."""
+        found = self.origin(line)
+        if found is None:
+            return f"{self.page} (page program line {line})"
+        part, file_line = found
+        return f"{part.embed.where} ({part.embed.path}:{file_line})"
+
+    @cached_property
+    def snippets(self) -> tuple[SnippetFile, ...]:
+        """The embedded files that are snippets (their directives say how to run them)."""
+        return tuple(
+            load(self.root / path)
+            for path in self.files
+            if path.startswith("snippets/") and not Path(path).name.startswith("_")
+        )
+
+    @property
+    def launch(self) -> tuple[str, ...]:
+        """`torchrun ...` when any embedded snippet is launched: the program is launched too."""
+        return next((s.launch for s in self.snippets if s.launched), ())
+
+    @property
+    def needs_cuda(self) -> bool:
+        """Whether an embedded snippet runs only where CUDA is available (`# requires: cuda`)."""
+        return any(s.devices == ("cuda",) for s in self.snippets)
+
+    def without_cuda_parts(self) -> PageProgram:
+        """The program a machine without CUDA can run: the page minus its `# requires: cuda` blocks."""
+        cuda_only = {
+            path
+            for path in self.files
+            if path.startswith("snippets/") and load(self.root / path).devices == ("cuda",)
+        }
+        kept = tuple(part for part in self.parts if part.embed.path not in cuda_only)
+        return PageProgram(self.page, kept, self.root)
+
+    @property
+    def timeout_s(self) -> int:
+        return max((s.timeout_s for s in self.snippets), default=60)
+
+    def run_command(self, filename: str | None = None) -> str:
+        """How a reader runs the downloaded script."""
+        name = filename or f"{self.stem}.py"
+        return " ".join([*self.launch, name]) if self.launch else f"python {name}"
+
+
+def build(page: str | Path, root: Path, markdown: str | None = None) -> PageProgram:
+    """The program of `page` (a repository-relative path such as docs/tensors/reshape.md)."""
+    page = Path(page).as_posix()
+    if markdown is None:
+        markdown = (root / page).read_text(encoding="utf-8")
+    return PageProgram(page, tuple(page_parts(page, markdown, root)), root)
+
+
+def content_pages(root: Path) -> list[str]:
+    """Every page under docs/ that shows Python code, as docs/<section>/<page>.md."""
+    pages = []
+    for md in sorted((root / "docs").rglob("*.md")):
+        page = md.relative_to(root).as_posix()
+        if fenced_embeds(page, md.read_text(encoding="utf-8")):
+            pages.append(page)
+    return pages
 
 
 def page_program(page: str, markdown: str, root: Path) -> str:
     """The page's Python code blocks joined in page order, ready to run."""
-    return "\n\n".join(part.code.strip("\n") for part in page_parts(page, markdown, root)) + "\n"
+    return PageProgram(page, tuple(page_parts(page, markdown, root)), root).source
+
+
+# --- is it the snippet file? -----------------------------------------------------------------
+
+# A program that reads these is not the same as the snippet file: the file has
+# a docstring and a path of its own.
+_FILE_DEPENDENT_NAMES = ("__file__", "__doc__")
+
+
+def _reads_module_names(source: str, names: tuple[str, ...]) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(tree))
+
+
+def _inert_lines(source: str) -> set[int]:
+    """Lines of the module docstring: code outside sections that runs nothing."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    first = tree.body[0] if tree.body else None
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return set()
+
+
+def covering_snippet(program: PageProgram) -> tuple[str | None, str]:
+    """(snippet path, "") when running that snippet file runs exactly this program first.
+
+    That holds when the page embeds sections of one snippet file only, each
+    once, in file order, none indented, and everything in the file before the
+    end of the last embedded section that is outside them is a blank line, a
+    comment (header directives, section markers) or the module docstring.
+    Then `python snippets/x.py` executes the page program's statements in the
+    same order in a fresh namespace, and only then the file's remaining
+    (figure-only) code: tests/test_snippets.py, which checks every `#>` line of
+    that run, has checked the page program. Otherwise (None, why not), and the
+    page program is run on its own.
+    """
+    why = _not_one_snippet(program) or _not_its_start(program)
+    return (None, why) if why else (program.files[0], "")
+
+
+def _not_one_snippet(program: PageProgram) -> str:
+    if not program.parts:
+        return "the page shows no Python code"
+    if len(program.files) != 1:
+        return f"the page shows code from {len(program.files)} files: {program.files}"
+    path = program.files[0]
+    if (
+        not program.snippets
+        or program.snippets[0].path.resolve() != (program.root / path).resolve()
+    ):
+        return f"{path} is not a snippet file that tests/test_snippets.py runs"
+    if _reads_module_names(program.source, _FILE_DEPENDENT_NAMES):
+        return "the shown code reads __file__ or __doc__, which differ from the snippet file's"
+    return ""
+
+
+def _not_its_start(program: PageProgram) -> str:
+    path = program.files[0]
+    covered: set[int] = set()
+    last_end = 0
+    for part in program.parts:
+        if part.dedented:
+            return f"{part.embed.where}: section `{part.embed.section}` is indented in {path}"
+        if part.lines and min(part.lines) <= last_end:
+            return f"{part.embed.where}: sections are shown out of file order or twice"
+        covered.update(part.lines)
+        last_end = max(part.lines, default=last_end)
+    source = program.snippets[0].source
+    inert = _inert_lines(source)
+    for lineno, line in enumerate(source.splitlines()[:last_end], start=1):
+        stripped = line.strip()
+        if lineno in covered or lineno in inert or not stripped or stripped.startswith("#"):
+            continue
+        return (
+            f"{path}:{lineno} runs code the page does not show ({stripped[:60]!r}) before its "
+            "last shown section (figure-only code belongs after the last section)"
+        )
+    return ""
 
 
 def main(argv: list[str]) -> int:

@@ -46,15 +46,24 @@ class SnippetFile:
 
     @property
     def rel(self) -> str:
-        """Path as pages embed it and error messages name it: snippets/<section>/<page>.py."""
-        try:
-            return self.path.relative_to(REPO_ROOT).as_posix()
-        except ValueError:
-            return self.path.as_posix()
+        """Path as pages embed it and error messages name it: snippets/<section>/<page>.py.
+
+        Relative to the checkout that holds the file (the nearest folder above it
+        with mkdocs.yml), whichever checkout this package was imported from; a
+        file in no checkout (a throw-away test snippet) keeps its absolute path.
+        """
+        root = project_root(self.path)
+        return self.path.resolve().relative_to(root).as_posix() if root else self.path.as_posix()
 
     @property
     def launched(self) -> bool:
         return bool(self.launch)
+
+
+def project_root(path: Path) -> Path | None:
+    """The checkout `path` lies in: the nearest folder above it holding mkdocs.yml."""
+    path = path.resolve()
+    return next((p for p in path.parents if (p / "mkdocs.yml").is_file()), None)
 
 
 def discover(root: Path = SNIPPETS_DIR) -> list[Path]:

@@ -6,13 +6,21 @@ badge under every code block and into the Verification page. One JSON file per
 device kind: .reports/cpu.json and, from a GPU runner, .reports/cuda.json.
 Results are merged per snippet, so a partial run (`pytest -k tensors`) updates
 only what it ran; entries for snippet files that no longer exist are dropped.
+
+Each result records the sha256 of the snippet file's bytes it verified (and of
+the page program, where a result carries one), so a badge never vouches for
+code edited since: `is_current` compares the recorded hash with the file now.
+`mkdocs serve` with live verification (docverify.live) writes results too,
+marked `via="mkdocs serve"`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -23,7 +31,9 @@ from docverify.paths import REPO_ROOT
 
 REPORTS_DIR = REPO_ROOT / ".reports"
 DEVICES = ("cpu", "cuda")
-SCHEMA = 1
+# 2: content hashes (sha256, page_program_sha256) and `via`. A report of another
+# schema is ignored: without hashes it cannot say what it verified.
+SCHEMA = 2
 
 
 @dataclass(frozen=True)
@@ -38,13 +48,57 @@ class SnippetResult:
     torch: str
     python: str
     machine: str
+    sha256: str = ""  # of the snippet file's bytes that ran; "" = unknown, never current
+    # Of the page program (docverify.page_program) a result also verified; "" = none.
+    page_program_sha256: str = ""
+    via: str = "pytest"  # or "mkdocs serve": a live re-run on save (docverify.live)
 
 
-def current_commit() -> str:
+def content_sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(path: Path) -> str | None:
+    """sha256 of the file's bytes; None when it cannot be read."""
+    try:
+        return content_sha256(path.read_bytes())
+    except OSError:
+        return None
+
+
+def verified_sha256(path: Path, source: str) -> str:
+    """The hash of `path` if its bytes still hold `source` (the text that ran), else ""."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError:
+        return ""
+    return content_sha256(data) if text == source.replace("\r\n", "\n") else ""
+
+
+def is_current(
+    result: SnippetResult, root: Path = REPO_ROOT, page_program: str | None = None
+) -> bool:
+    """Whether `result` still vouches for the snippet file as it is now under `root`.
+
+    Also for the page program, when the result recorded one and `page_program`
+    (the page's program as built now) is given.
+    """
+    if not result.sha256 or file_sha256(root / result.snippet) != result.sha256:
+        return False
+    if result.page_program_sha256 and page_program is not None:
+        return content_sha256(page_program.encode("utf-8")) == result.page_program_sha256
+    return True
+
+
+def current_commit(root: Path = REPO_ROOT) -> str:
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO_ROOT,
+            cwd=root,
             capture_output=True,
             text=True,
             check=True,
@@ -55,15 +109,15 @@ def current_commit() -> str:
 
 
 @functools.cache
-def run_environment() -> dict[str, str]:
-    """Where and with what this process runs; computed once (it calls git)."""
+def run_environment(root: Path = REPO_ROOT) -> dict[str, str]:
+    """Where and with what this process runs, on the checkout `root`; computed once (git)."""
     import torch
 
     from docverify.machine import describe_machine
 
     return {
         "date": dt.datetime.now(dt.UTC).date().isoformat(),
-        "commit": current_commit(),
+        "commit": current_commit(root),
         "torch": torch.__version__.split("+")[0],
         "python": sys.version.split()[0],
         "machine": f"{describe_machine()} · {platform.system()} {platform.machine()}",
@@ -74,7 +128,10 @@ def report_path(device: str, reports_dir: Path = REPORTS_DIR) -> Path:
     return reports_dir / f"{device}.json"
 
 
-def load_results(device: str, reports_dir: Path = REPORTS_DIR) -> dict[str, SnippetResult]:
+def load_results(
+    device: str, reports_dir: Path = REPORTS_DIR, *, root: Path = REPO_ROOT
+) -> dict[str, SnippetResult]:
+    """The stored results whose snippet file still exists under the checkout `root`."""
     path = report_path(device, reports_dir)
     if not path.is_file():
         return {}
@@ -84,19 +141,24 @@ def load_results(device: str, reports_dir: Path = REPORTS_DIR) -> dict[str, Snip
     return {
         item["snippet"]: SnippetResult(**{**item, "sections": tuple(item["sections"])})
         for item in data["results"]
-        if (REPO_ROOT / item["snippet"]).is_file()
+        if (root / item["snippet"]).is_file()
     }
 
 
-def merge_results(results: list[SnippetResult], reports_dir: Path = REPORTS_DIR) -> None:
-    """Write the new results over the stored ones, per device."""
+def merge_results(
+    results: list[SnippetResult], reports_dir: Path = REPORTS_DIR, *, root: Path = REPO_ROOT
+) -> None:
+    """Write the new results over the stored ones (of files still under `root`), per device."""
     for device in DEVICES:
         new = {r.snippet: r for r in results if r.device == device}
         if not new:
             continue
-        merged = {**load_results(device, reports_dir), **new}
+        merged = {**load_results(device, reports_dir, root=root), **new}
         items = sorted(merged.values(), key=lambda r: r.snippet)
         path = report_path(device, reports_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"schema": SCHEMA, "device": device, "results": [asdict(r) for r in items]}
-        path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        # Atomic: `mkdocs serve` (live verification) and a test run may both write.
+        partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        os.replace(partial, path)

@@ -115,13 +115,60 @@ def fresh_random_state() -> Iterator[None]:
     yield
 
 
+# Global numeric settings a snippet may change, as dotted paths under torch.backends,
+# coarse before fine: restoring a coarse one may reset the finer ones below it.
+# (`fp32_precision` is the TF32 API of torch >= 2.9; older torch lacks those paths.)
+_BACKEND_FLAGS = (
+    "cudnn.enabled",
+    "cudnn.benchmark",
+    "cudnn.deterministic",
+    "cudnn.allow_tf32",
+    "cuda.matmul.allow_tf32",
+    "cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "cuda.matmul.allow_bf16_reduced_precision_reduction",
+    "fp32_precision",
+    "cuda.matmul.fp32_precision",
+    "cudnn.fp32_precision",
+    "cudnn.conv.fp32_precision",
+    "cudnn.rnn.fp32_precision",
+    "mkldnn.fp32_precision",
+    "mkldnn.matmul.fp32_precision",
+    "mkldnn.conv.fp32_precision",
+    "mkldnn.rnn.fp32_precision",
+)
+
+
+def _backend_flags() -> dict[str, object]:
+    """The current value of every flag in _BACKEND_FLAGS that this torch has."""
+    values: dict[str, object] = {}
+    for path in _BACKEND_FLAGS:
+        *parents, name = path.split(".")
+        owner: object = torch.backends
+        for part in parents:
+            owner = getattr(owner, part, None)
+        if owner is not None and hasattr(owner, name):
+            values[path] = getattr(owner, name)
+    return values
+
+
+def _set_backend_flag(path: str, value: object) -> None:
+    *parents, name = path.split(".")
+    owner: object = torch.backends
+    for part in parents:
+        owner = getattr(owner, part)
+    setattr(owner, name, value)
+
+
 @contextmanager
 def torch_globals_restored() -> Iterator[None]:
-    """Undo what a snippet may change globally in PyTorch."""
+    """Undo what a snippet may change globally in PyTorch (and numpy's print options)."""
     dtype = torch.get_default_dtype()
     grad = torch.is_grad_enabled()
     threads = torch.get_num_threads()
     deterministic = torch.are_deterministic_algorithms_enabled()
+    matmul_precision = torch.get_float32_matmul_precision()
+    flags = _backend_flags()
+    numpy_print = np.get_printoptions()
     try:
         yield
     finally:
@@ -133,7 +180,27 @@ def torch_globals_restored() -> Iterator[None]:
             torch.use_deterministic_algorithms(deterministic)
         torch.set_default_device(None)
         torch.set_printoptions(profile="default")
+        np.set_printoptions(**numpy_print)
+        _restore_numeric_flags(matmul_precision, flags)
         _close_figures()
+
+
+def _restore_numeric_flags(matmul_precision: str, flags: dict[str, object]) -> None:
+    # The legacy flags, the matmul precision and the fp32_precision API write
+    # through to each other, so set only what differs, coarse before fine, until
+    # all read back as saved (two rounds at most in practice).
+    for _ in range(3):
+        if torch.get_float32_matmul_precision() != matmul_precision:
+            torch.set_float32_matmul_precision(matmul_precision)
+        changed = [(p, v) for p, v in flags.items() if _backend_flags().get(p) != v]
+        for path, value in changed:
+            if _backend_flags().get(path) != value:
+                _set_backend_flag(path, value)
+        if torch.get_float32_matmul_precision() == matmul_precision and _backend_flags() == flags:
+            return
+    now = _backend_flags()
+    left = {p: (now.get(p), v) for p, v in flags.items() if now.get(p) != v}
+    raise RuntimeError(f"could not restore torch.backends flags (now, saved): {left}")
 
 
 def _close_figures() -> None:

@@ -16,7 +16,12 @@ from harness.print_capture import PrintRecorder
 
 
 def main() -> None:
-    snippet, capture_dir = Path(sys.argv[1]), Path(sys.argv[2])
+    run_rank(sys.argv[1], sys.argv[2])
+
+
+def run_rank(snippet_path: str, capture_path: str) -> None:
+    """One rank: run the snippet as `__main__` and save what it printed."""
+    snippet, capture_dir = Path(snippet_path), Path(capture_path)
     recorder = PrintRecorder(snippet, echo=True)
     sys.argv = [str(snippet)]
     sys.path[0] = str(snippet.parent)  # as for `python SNIPPET`
@@ -30,3 +35,13 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    # End the rank without interpreter finalization, as a forked rank does (its
+    # multiprocessing child ends with os._exit). A DDP model keeps the gloo
+    # process group, and its worker threads, alive past destroy_process_group;
+    # a worker still releasing its last finished collective then needs the GIL
+    # while Python finalizes, which exits the thread through C++ noexcept code:
+    # std::terminate, SIGABRT (seen under load, "terminate called without an
+    # active exception"). Everything the rank printed is flushed first.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

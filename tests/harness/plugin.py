@@ -1,4 +1,9 @@
-"""pytest options, markers and the verification report (loaded by tests/conftest.py)."""
+"""pytest options, markers and the verification report (loaded by tests/conftest.py).
+
+Everything is found from pytest's root directory (the checkout under test):
+snippets/ and .reports/ by default, and the run refuses to start when the
+project's own packages (docverify, ptnotes) are imported from another checkout.
+"""
 
 from __future__ import annotations
 
@@ -8,29 +13,65 @@ from pathlib import Path
 import pytest
 
 from docverify import verification
-from docverify.snippets import SNIPPETS_DIR
+from docverify.paths import other_tree_message, packages_from_other_trees
+from docverify.snippets import SnippetFile
+from harness.output_diffs import LineDiff, pinned_torch, render
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 _results: list[verification.SnippetResult] = []
+_root = Path.cwd()  # the checkout under test: config.rootpath, set in pytest_configure
+_output_diffs: list[LineDiff] = []
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    # `--update-examples` itself comes from pytest-examples' plugin.
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    # A virtual environment made before pytest-examples was dropped still has it,
+    # and its plugin registers a flag of the same name and meaning.
+    if not pluginmanager.has_plugin("examples"):
+        parser.addoption(
+            "--update-examples",
+            action="store_true",
+            default=False,
+            help="rewrite the `#>` output lines of the snippets run instead of checking them",
+        )
     parser.addoption(
         "--snippets-root",
-        default=str(SNIPPETS_DIR),
-        help="folder of snippet files to verify (default: snippets/)",
+        default=None,
+        help="folder of snippet files to verify (default: snippets/ under the root directory)",
     )
     parser.addoption(
         "--reports-dir",
-        default=str(verification.REPORTS_DIR),
-        help="where the verification report is written (default: .reports/)",
+        default=None,
+        help="where the verification report is written (default: .reports/ under the root directory)",
+    )
+    parser.addoption(
+        "--output-diffs",
+        default=None,
+        metavar="PATH",
+        help="also write every `#>` line printed differently to PATH (Markdown; `make verify-gpu`)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.snippets_root = Path(config.getoption("--snippets-root")).resolve()
+    global _root
+    _root = config.rootpath
+    problems = packages_from_other_trees(_root)
+    if problems:
+        raise pytest.UsageError(other_tree_message(_root, problems, "This test run"))
+    snippets = config.getoption("--snippets-root") or _root / "snippets"
+    reports = config.getoption("--reports-dir") or _root / ".reports"
+    config.snippets_root = Path(snippets).resolve()
+    config.reports_dir = Path(reports).resolve()
+    # pytest-xdist registers this marker; without it (`-p no:xdist`) it must still be known.
+    config.addinivalue_line(
+        "markers", "xdist_group(name): tests that share one worker under `--dist loadgroup`"
+    )
+
+
+@pytest.fixture(scope="session")
+def repo_root(pytestconfig: pytest.Config) -> Path:
+    """The checkout under test (pytest's root directory): take docs/, snippets/ from here."""
+    return pytestconfig.rootpath
 
 
 def cuda_available() -> bool:
@@ -48,9 +89,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """Record which bytes this run verifies: the report's `sha256` of the snippet file."""
+    callspec = getattr(item, "callspec", None)
+    snippet = callspec.params.get("snippet") if callspec else None
+    if isinstance(snippet, SnippetFile):
+        sha256 = verification.verified_sha256(snippet.path, snippet.source)
+        item.user_properties.append(("sha256", sha256))
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Remember each snippet's outcome (on the xdist controller too: reports are forwarded)."""
     props = dict(report.user_properties)
+    if report.when == "call" and "output_diffs" in props:
+        _output_diffs.extend(
+            LineDiff(**{**d, "shown": tuple(d["shown"]), "printed": tuple(d["printed"])})
+            for d in props["output_diffs"]
+        )
     if "snippet" not in props or report.when != "call" or report.outcome == "skipped":
         return
     if Path(props["snippet"]).is_absolute():
@@ -62,15 +118,37 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             outcome=report.outcome,
             sections=tuple(props["sections"]),
             duration_s=round(report.duration, 3),
-            **verification.run_environment(),
+            sha256=props.get("sha256", ""),
+            page_program_sha256=props.get("page_program_sha256", ""),
+            **verification.run_environment(_root),
         )
     )
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):
+        _write_output_diffs(session.config)
     if hasattr(session.config, "workerinput") or not _results:
         return  # xdist workers leave the writing to the controller
     if session.config.getoption("update_examples"):
         return  # outputs were rewritten, not verified
-    verification.merge_results(_results, Path(session.config.getoption("--reports-dir")))
+    verification.merge_results(_results, session.config.reports_dir, root=_root)
     _results.clear()
+
+
+def _write_output_diffs(config: pytest.Config) -> None:
+    target = config.getoption("--output-diffs")
+    if not target:
+        return
+    import torch
+
+    cuda = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "not available"
+    text = render(
+        _output_diffs,
+        torch_version=torch.__version__,
+        pinned=pinned_torch(config.rootpath / "requirements.txt"),
+        cuda=cuda,
+    )
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    Path(target).write_text(text, encoding="utf-8")
+    _output_diffs.clear()

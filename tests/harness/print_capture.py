@@ -1,17 +1,16 @@
 """Record what a snippet prints, and keep its `#>` lines equal to it.
 
-Why not pytest-examples' own print check: version 0.0.18 formats non-string
-print arguments with black and wraps multi-line output in triple quotes, so
-`print(t)` of a 2-D tensor would be recorded as a repr PyTorch never prints.
-The page must show what `python snippets/x.py` really prints, so this module
-records the exact text `print` writes (str() of each argument joined by `sep`)
-and writes one `#> ` line per output line. From pytest-examples it reuses only
-what is format-neutral: `CodeExample` and `find_print_location` (which finds
-the last line of a multi-line `print(...)` call).
+Why not pytest-examples' print check: it formats non-string print arguments
+with black and wraps multi-line output in triple quotes, so `print(t)` of a 2-D
+tensor would be recorded as a repr PyTorch never prints. The page must show
+what `python snippets/x.py` really prints, so this module records the exact
+text `print` writes (str() of each argument joined by `sep`, then `end`) and
+writes one `#> ` line per output line, under the print call that ended it.
 """
 
 from __future__ import annotations
 
+import ast
 import builtins
 import difflib
 import re
@@ -21,25 +20,31 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_examples import CodeExample
-from pytest_examples.run_code import find_print_location
-
 OUTPUT_PREFIX = "#>"
 _OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: |$)")
 
 
 @dataclass(frozen=True)
 class PrintRecord:
-    line: int  # line in the snippet file of the print() that wrote this text
-    text: str
+    line: int  # line in the snippet file of the print() that ended this output
+    text: str  # the output, without the newline that ended it
 
 
 class PrintRecorder:
-    """Stands in for builtins.print: records prints made from `path`, passes others on."""
+    """Stands in for builtins.print: records prints made from `path`, passes others on.
+
+    What is recorded is exactly the text print() writes, `sep` and `end`
+    included. Each record is one or more whole output lines, attributed to the
+    print call that wrote their final newline: `print("a", end="")` then
+    `print("b")` is one output line `ab`, shown under `print("b")`. Text still
+    without a newline when recording stops belongs to the last print that wrote it.
+    """
 
     def __init__(self, path: Path, *, echo: bool = False) -> None:
         self.path = str(path.resolve())
         self.records: list[PrintRecord] = []
+        self._pending = ""  # the current output line, not yet ended by a newline
+        self._pending_line: int | None = None
         self._real_print = builtins.print
         self._echo = echo
 
@@ -55,10 +60,29 @@ class PrintRecorder:
         if line is None or file not in (None, sys.stdout):
             self._real_print(*args, sep=sep, end=end, file=file, flush=flush)
             return
-        text = (" " if sep is None else sep).join(str(arg) for arg in args)
-        self.records.append(PrintRecord(line, text))
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        if not isinstance(sep, str) or not isinstance(end, str):
+            # print()'s own TypeError ("sep must be None or a string, not int").
+            self._real_print(sep=sep, end=end, file=_NOWHERE)
+        text = sep.join(str(arg) for arg in args) + end
+        self._write(line, text)
         if self._echo:
-            self._real_print(text, end=end, flush=flush)
+            self._real_print(text, end="", flush=flush)
+
+    def _write(self, line: int, text: str) -> None:
+        self._pending += text
+        self._pending_line = line
+        completed, newline, rest = self._pending.rpartition("\n")
+        if newline:
+            self.records.append(PrintRecord(line, completed))
+            self._pending = rest
+
+    def finish(self) -> None:
+        """Record an output line that no newline ended (e.g. a last `print(x, end="")`)."""
+        if self._pending and self._pending_line is not None:
+            self.records.append(PrintRecord(self._pending_line, self._pending))
+        self._pending, self._pending_line = "", None
 
     def _caller_line(self) -> int | None:
         # The innermost frame that belongs to the snippet: a print inside a
@@ -77,18 +101,48 @@ class PrintRecorder:
             yield self
         finally:
             builtins.print = self._real_print
+            self.finish()
+
+
+class _Nowhere:
+    def write(self, text: str) -> None:
+        pass
+
+
+_NOWHERE = _Nowhere()
+
+
+def print_call_end(tree: ast.Module, line: int) -> tuple[int, int]:
+    """(last line, column) of the `print(...)` call that starts on `line`.
+
+    A multi-line call `print(\n  x,\n)` is recorded at its first line; its
+    output goes under its last. Without a print call there (print under another
+    name), the output goes under `line` itself, at column 0.
+    """
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "print"
+        and node.lineno == line
+    ]
+    if not calls:
+        return line, 0
+    call = min(calls, key=lambda node: node.col_offset)  # the outermost on that line
+    return call.end_lineno or line, call.col_offset
 
 
 def source_with_outputs(source: str, path: Path, records: list[PrintRecord]) -> str:
     """`source` with every `#>` block replaced by what the recorded prints wrote."""
-    example = CodeExample.create(source, path=path)
+    tree = ast.parse(source, filename=str(path))
     lines = source.splitlines()
     # Walk bottom-up so that inserting lines never shifts a position still to visit.
     by_line: dict[int, list[str]] = {}
     for record in records:
         by_line.setdefault(record.line, []).append(record.text)
     for print_line in sorted(by_line, reverse=True):
-        last_line, col = find_print_location(example, print_line)
+        last_line, col = print_call_end(tree, print_line)
         index = last_line  # 0-based index of the line after the print call
         while index < len(lines) and _OUTPUT_LINE.match(lines[index]):
             del lines[index]
@@ -100,8 +154,8 @@ def source_with_outputs(source: str, path: Path, records: list[PrintRecord]) -> 
 
 def strip_unprinted_outputs(source: str, records: list[PrintRecord], path: Path) -> str:
     """Drop `#>` blocks under prints that printed nothing this run (stale output)."""
-    example = CodeExample.create(source, path=path)
-    printed_after = {find_print_location(example, r.line)[0] for r in records}
+    tree = ast.parse(source, filename=str(path))
+    printed_after = {print_call_end(tree, r.line)[0] for r in records}
     kept: list[str] = []
     lines = source.splitlines()
     for i, line in enumerate(lines):

@@ -17,12 +17,11 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from docverify.paths import REPO_ROOT
 from docverify.snippets import SnippetFile
 from harness import isolation
 from harness.print_capture import PrintRecord, PrintRecorder
 
-LAUNCHED_ENTRY = Path(__file__).with_name("launched_entry.py")
+TESTS_DIR = Path(__file__).resolve().parents[1]  # the tests/ this harness belongs to
 
 
 def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[PrintRecord]:
@@ -66,22 +65,22 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
     """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only."""
     capture_dir = workdir / "prints"
     capture_dir.mkdir(parents=True, exist_ok=True)
+    # torchrun's own launcher, with ranks forked from it (torch imported once, not per rank).
     command = [
         sys.executable,
         "-m",
-        "torch.distributed.run",
+        "harness.fork_launch",
         *snippet.launch[1:],
         "--standalone",  # a free local port per launch, so parallel tests never collide
         "--max-restarts=0",
         f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run
-        str(LAUNCHED_ENTRY),
         str(snippet.path.resolve()),
         str(capture_dir),
     ]
     env = {
         **os.environ,
         "NOTES_DEVICE": device,
-        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT / "tests"), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]),
         "PYTHONUNBUFFERED": "1",
         "PYTHONWARNINGS": "error",
         "OMP_NUM_THREADS": "1",

@@ -1,0 +1,100 @@
+"""MkDocs hook: offer every content page as a script (.py) and as a notebook (.ipynb).
+
+For each page that shows Python code, the build writes next to it in the site
+`<page>.py` (the page program: the page's code blocks in page order,
+docverify.page_program) and `<page>.ipynb` (the page as a notebook,
+docverify.notebook), and adds under the page title a line linking both. The
+files are generated at build time only (never committed); `mkdocs build
+--strict` fails if a link does not resolve. tests/test_downloads.py checks
+that every notebook's code cells are the page program and runs one through a
+real kernel.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+from docverify.embeds import SnippetFormatError
+from docverify.notebook import NOTEBOOK_SUFFIX, notebook_text, page_notebook
+from docverify.page_program import PageProgram, build, fenced_embeds
+
+_H1 = re.compile(r"^# .+$", re.MULTILINE)
+_programs: dict[str, PageProgram] = {}
+
+
+def download_names(src_uri: str) -> tuple[str, str]:
+    """(script, notebook) paths in the site for the page `src_uri` (e.g. tensors/reshape.md)."""
+    base = src_uri.removesuffix(".md")
+    return f"{base}.py", f"{base}{NOTEBOOK_SUFFIX}"
+
+
+def download_line(program: PageProgram) -> str:
+    """The line under the page title, with links relative to the page's Markdown file."""
+    script, notebook = download_names(f"{program.stem}.md")
+    how = ""
+    if program.launch:
+        how = f" (run it with `{program.run_command(script)}`)"
+    elif program.needs_cuda:
+        how = " (needs a CUDA GPU)"
+    return (
+        '<p class="page-downloads" markdown>'
+        f'[Download as script (.py)]({script}){{ download="{script}" }}{how} · '
+        f'[Open as notebook (.ipynb)]({notebook}){{ download="{notebook}" }}'
+        "</p>"
+    )
+
+
+def add_download_line(markdown: str, program: PageProgram) -> str:
+    heading = _H1.search(markdown)
+    if not heading:
+        return markdown
+    line = download_line(program)
+    return markdown[: heading.end()] + f"\n\n{line}\n" + markdown[heading.end() :]
+
+
+def _generated(config, src_uri: str, content: str) -> File:
+    """A file that exists only in the built site (what File.generated makes, callable in tests)."""
+    file = File(
+        src_uri,
+        src_dir=None,
+        dest_dir=config.site_dir,
+        use_directory_urls=config.use_directory_urls,
+    )
+    file.generated_by = "hooks/downloads.py"
+    file.content_string = content
+    return file
+
+
+def on_files(files, config):
+    root = Path(config.config_file_path).resolve().parent
+    docs = Path(config.docs_dir).resolve().relative_to(root).as_posix()
+    _programs.clear()
+    for file in list(files.documentation_pages()):
+        page = f"{docs}/{file.src_uri}"
+        markdown = file.content_string
+        if not fenced_embeds(page, markdown):
+            continue
+        try:
+            program = build(page, root, markdown)
+            notebook = page_notebook(program, markdown, site_url=config.site_url or "")
+        except SnippetFormatError:
+            continue  # a bad embed: hooks/snippet_embeds.py fails the build naming page:line
+        contents = (program.source, notebook_text(notebook))
+        for name, content in zip(download_names(file.src_uri), contents, strict=True):
+            if files.get_file_from_path(name) is not None:
+                raise PluginError(
+                    f"{docs}/{name}: the build generates this download for {page}; "
+                    "remove the file (downloads are never committed)"
+                )
+            files.append(_generated(config, name, content))
+        _programs[file.src_uri] = program
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    program = _programs.get(page.file.src_uri)
+    return add_download_line(markdown, program) if program else markdown

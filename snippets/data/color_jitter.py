@@ -1,0 +1,123 @@
+"""ColorJitter: accepted ranges, sampling intervals, and what each factor does.
+
+Page: docs/data/color_jitter.md
+"""
+
+# --8<-- [start:setup]
+import numpy as np
+import torch
+import torchvision.transforms.functional as F
+from matplotlib import cbook
+from PIL import Image
+from torchvision import transforms
+
+
+def sample_photo(width: int = 128) -> Image.Image:
+    """Grace Hopper's portrait (matplotlib's sample data), resized to `width` pixels wide."""
+    with cbook.get_sample_data("grace_hopper.jpg") as f, Image.open(f) as photo:
+        rgb = photo.convert("RGB")  # the file is 512 x 600 (width x height)
+    height = round(rgb.height * width / rgb.width)  # keep the aspect ratio
+    return rgb.resize((width, height), Image.Resampling.BILINEAR)
+
+
+# --8<-- [end:setup]
+
+# --8<-- [start:factors]
+img = sample_photo()  # 128 x 150
+pixels = torch.from_numpy(np.asarray(img).copy()).permute(2, 0, 1)  # uint8 3 x H x W
+assert F.pil_to_tensor(F.adjust_brightness(img, 0)).max() == 0  # brightness 0: black
+for adjust in (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation):
+    assert adjust(img, 1).tobytes() == img.tobytes()  # factor 1: unchanged
+flat = F.pil_to_tensor(F.adjust_contrast(img, 0))  # contrast 0: one uniform grey
+print(flat.unique().tolist())
+#> [77]
+assert flat.unique().item() == round(np.asarray(F.to_grayscale(img)).mean())  # its mean grey
+grey = F.pil_to_tensor(F.adjust_saturation(img, 0))  # saturation 0: R = G = B
+assert torch.equal(grey[0], grey[1]) and torch.equal(grey[1], grey[2])
+half_plus = F.pil_to_tensor(F.adjust_hue(img, 0.5))  # hue is a turn of the colour wheel:
+half_minus = F.pil_to_tensor(F.adjust_hue(img, -0.5))  # +0.5 and -0.5 are the same 180 deg
+difference = (half_plus.int() - half_minus.int()).abs()
+print(difference.float().mean().item() < 1, difference.max().item())  # equal up to 8-bit rounding
+#> True 10
+unchanged = (F.pil_to_tensor(F.adjust_hue(img, 0)).int() - pixels.int()).abs()
+print(unchanged.max().item())  # hue 0: unchanged, up to rounding in the RGB -> HSV -> RGB trip
+#> 5
+red = Image.new("RGB", (1, 1), (255, 0, 0))
+print(F.adjust_hue(red, 0.5).getpixel((0, 0)), F.adjust_hue(red, -0.5).getpixel((0, 0)))
+#> (0, 255, 252) (0, 246, 255)
+cyan = (0, 255, 255)
+for half in (0.5, -0.5):  # red, half-way round the colour wheel: its opposite colour, cyan
+    assert all(abs(a - b) <= 10 for a, b in zip(F.adjust_hue(red, half).getpixel((0, 0)), cyan, strict=True))
+# --8<-- [end:factors]
+
+# --8<-- [start:ranges]
+for kwargs in [
+    {"brightness": 0.5},
+    {"brightness": 2},  # > 1 is accepted
+    {"contrast": 1.5},
+    {"saturation": 3},
+    {"hue": 0.5},
+    {"brightness": (0.2, 3.0)},  # or the interval itself
+    {"hue": (-0.2, 0.1)},
+]:
+    jitter = transforms.ColorJitter(**kwargs)
+    name, value = next(iter(kwargs.items()))
+    print(f"{name}={value} -> factor sampled from {getattr(jitter, name)}")
+    #> brightness=0.5 -> factor sampled from (0.5, 1.5)
+    #> brightness=2 -> factor sampled from (0.0, 3.0)
+    #> contrast=1.5 -> factor sampled from (0.0, 2.5)
+    #> saturation=3 -> factor sampled from (0.0, 4.0)
+    #> hue=0.5 -> factor sampled from (-0.5, 0.5)
+    #> brightness=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
+    #> hue=(-0.2, 0.1) -> factor sampled from (-0.2, 0.1)
+# --8<-- [end:ranges]
+
+# --8<-- [start:rejected]
+for kwargs in [{"brightness": -0.1}, {"hue": 0.6}, {"hue": (-0.6, 0.1)}, {"contrast": (2, 1)}]:
+    try:
+        transforms.ColorJitter(**kwargs)
+    except ValueError as err:
+        print(f"{kwargs}: ValueError: {err}")
+        #> {'brightness': -0.1}: ValueError: If brightness is a single number, it must be non negative.
+        #> {'hue': 0.6}: ValueError: hue values should be between (-0.5, 0.5), but got [-0.6, 0.6].
+        #> {'hue': (-0.6, 0.1)}: ValueError: hue values should be between (-0.5, 0.5), but got [-0.6, 0.1].
+        #> {'contrast': (2, 1)}: ValueError: contrast values should be between (0, inf), but got [2.0, 1.0].
+# --8<-- [end:rejected]
+
+# --8<-- [start:sampling]
+jitter = transforms.ColorJitter(brightness=2, contrast=0.5, saturation=0.5, hue=0.1)
+torch.manual_seed(0)
+draws = [jitter.get_params(jitter.brightness, jitter.contrast, jitter.saturation, jitter.hue) for _ in range(2000)]
+for i, name in enumerate(["brightness", "contrast", "saturation", "hue"], start=1):
+    values = [d[i] for d in draws]
+    print(f"{name:<10} min {min(values):+.2f}  max {max(values):+.2f}  mean {round(float(np.mean(values)), 2) + 0.0:+.2f}")
+    #> brightness min +0.00  max +3.00  mean +1.52
+    #> contrast   min +0.50  max +1.50  mean +1.00
+    #> saturation min +0.50  max +1.50  mean +1.00
+    #> hue        min -0.10  max +0.10  mean +0.00
+orders = {tuple(d[0].tolist()) for d in draws}
+print(len(orders))  # the 4 adjustments run in a random order: all 4! = 24 orders occur
+#> 24
+# --8<-- [end:sampling]
+
+# Figure-only (hidden): the picture grid at the top of the page.
+from _image_grid import save_image_grid  # noqa: E402
+
+small = sample_photo(52)
+rows = {
+    "brightness": (F.adjust_brightness, [0.0, 0.5, 1.0, 1.5, 3.0]),
+    "contrast": (F.adjust_contrast, [0.0, 0.5, 1.0, 1.5, 3.0]),
+    "saturation": (F.adjust_saturation, [0.0, 0.5, 1.0, 1.5, 3.0]),
+    "hue": (F.adjust_hue, [-0.5, -0.25, 0.0, 0.25, 0.5]),
+}
+images, titles = [], []
+for name, (adjust, factors) in rows.items():
+    for factor in factors:
+        images.append(adjust(small, factor))
+        titles.append(f"{name} {factor:g}")
+torch.manual_seed(0)
+random_jitter = transforms.ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)
+for i in range(5):
+    images.append(random_jitter(small))
+    titles.append(f"random #{i + 1}")
+save_image_grid(images, titles, "data/color_jitter", ncols=5, panel_inches=0.9, dpi=60)

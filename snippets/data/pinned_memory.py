@@ -1,0 +1,95 @@
+"""Custom batches (collate_fn) and pin_memory=True on a machine without an accelerator.
+
+Page: docs/data/pinned_memory.md
+The CUDA half of the page is snippets/data/pinned_memory_cuda.py.
+"""
+
+# --8<-- [start:setup]
+import warnings
+from unittest import mock
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+# --8<-- [end:setup]
+
+
+# --8<-- [start:custom-batch]
+class SimpleCustomBatch:
+    """The notes' example: a batch type of our own, made by collate_fn."""
+
+    def __init__(self, data):
+        transposed_data = list(zip(*data, strict=True))  # [(inp, tgt), ...] -> (inps, tgts)
+        self.inp = torch.stack(transposed_data[0], 0)
+        self.tgt = torch.stack(transposed_data[1], 0)
+
+    # custom memory pinning method on custom type
+    def pin_memory(self):
+        self.inp = self.inp.pin_memory()
+        self.tgt = self.tgt.pin_memory()
+        return self
+
+
+def collate_wrapper(batch):
+    return SimpleCustomBatch(batch)
+
+
+# --8<-- [end:custom-batch]
+
+# --8<-- [start:dataset]
+inps = torch.arange(10 * 5, dtype=torch.float32).view(10, 5)
+tgts = torch.arange(10 * 5, dtype=torch.float32).view(10, 5)
+dataset = TensorDataset(inps, tgts)
+# --8<-- [end:dataset]
+
+# --8<-- [start:collate]
+print(dataset[0])  # one sample: a tuple (input row, target row)
+#> (tensor([0., 1., 2., 3., 4.]), tensor([0., 1., 2., 3., 4.]))
+as_given = next(iter(DataLoader(dataset, batch_size=2, collate_fn=lambda samples: samples)))
+print(type(as_given).__name__, len(as_given), type(as_given[0]).__name__)  # what collate_fn gets
+#> list 2 tuple
+plain = next(iter(DataLoader(dataset, batch_size=2)))  # default collate: a list of 2 tensors
+custom = next(iter(DataLoader(dataset, batch_size=2, collate_fn=collate_wrapper)))
+print(type(plain).__name__, type(custom).__name__)
+#> list SimpleCustomBatch
+print(custom.inp)
+#> tensor([[0., 1., 2., 3., 4.],
+#>         [5., 6., 7., 8., 9.]])
+assert torch.equal(custom.inp, plain[0]) and torch.equal(custom.tgt, plain[1])
+# --8<-- [end:collate]
+
+
+# --8<-- [start:no-accelerator]
+def load_epochs(loader: DataLoader, epochs: int) -> tuple[list, list[str]]:
+    """All batches of `epochs` epochs, and the warnings raised meanwhile (category: message)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        batches = [batch for _ in range(epochs) for batch in loader]
+    return batches, [f"{w.category.__name__}: {w.message}" for w in caught]
+
+
+loader = DataLoader(dataset, batch_size=2, collate_fn=collate_wrapper, pin_memory=True)
+# On a machine without an accelerator (the one that checks this page) the patch
+# changes nothing; on a GPU machine it shows what the same code does without one.
+with mock.patch("torch.accelerator.is_available", return_value=False):
+    batches, messages = load_epochs(loader, epochs=2)
+print(len(messages), messages[0])  # one warning per epoch (per iter(loader)), not an error
+#> 2 UserWarning: 'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't be used.
+for batch in batches[:5]:  # the notes' loop, first epoch: nothing is pinned
+    print(batch.inp.is_pinned(), batch.tgt.is_pinned())
+    #> False False
+    #> False False
+    #> False False
+    #> False False
+    #> False False
+assert not any(b.inp.is_pinned() or b.tgt.is_pinned() for b in batches)
+# --8<-- [end:no-accelerator]
+
+# --8<-- [start:pin-by-hand]
+if not torch.accelerator.is_available():
+    try:  # pinning by hand needs an accelerator driver: a hard error, not a warning
+        torch.zeros(2).pin_memory()
+        raise AssertionError("pin_memory() worked without an accelerator")
+    except RuntimeError:
+        pass
+# --8<-- [end:pin-by-hand]

@@ -1,0 +1,73 @@
+"""Distribution losses: KLDivLoss input and target, batchmean vs mean, relation to cross-entropy.
+
+Page: docs/losses/distributions.md
+"""
+
+# --8<-- [start:setup]
+import warnings
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+logits = torch.randn(2, 4)  # the model's raw scores: a batch of 2, 4 classes
+log_q = F.log_softmax(logits, dim=1)  # the model's distribution q, as log-probabilities
+p = torch.tensor([[0.7, 0.2, 0.1, 0.0], [0.25, 0.25, 0.25, 0.25]])  # the target p
+
+
+def kl_by_definition(p, log_q):
+    """KL(p || q) of each row: sum over classes of p * (log p - log q), with 0 * log 0 = 0."""
+    return (torch.xlogy(p, p) - p * log_q).sum(dim=1)
+
+
+# --8<-- [end:setup]
+
+# --8<-- [start:input-target]
+kl = F.kl_div(log_q, p, reduction="batchmean")  # input: log q; target: p
+print(kl, kl_by_definition(p, log_q).mean())
+#> tensor(0.3937) tensor(0.3937)
+assert torch.allclose(kl, kl_by_definition(p, log_q).mean())
+# the target as log-probabilities too: log_target=True
+log_p = F.log_softmax(torch.tensor([[2.0, 1.0, 0.0, -1.0], [0.0, 0.0, 0.0, 0.0]]), dim=1)
+as_log = F.kl_div(log_q, log_p, reduction="batchmean", log_target=True)
+assert torch.allclose(as_log, F.kl_div(log_q, log_p.exp(), reduction="batchmean"))
+assert torch.allclose(as_log, kl_by_definition(log_p.exp(), log_q).mean())
+# but a probability of 0 has no finite log: log_target=True then gives nan
+print(F.kl_div(log_q, p.log(), reduction="none", log_target=True)[0])
+#> tensor([0.0625, 0.1342, 0.1863,    nan])
+# the classic mistake: probabilities as input. No error, a wrong (here negative) "KL"
+wrong = F.kl_div(log_q.exp(), p, reduction="batchmean")
+print(wrong)
+#> tensor(-1.4541)
+assert wrong < 0 <= kl  # a real KL divergence is never negative
+# --8<-- [end:input-target]
+
+# --8<-- [start:batchmean]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    mean = nn.KLDivLoss()(log_q, p)  # reduction="mean" is the default
+print(caught[0].category.__name__, caught[0].message)
+#> UserWarning reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' divides only by the batch size, and aligns with the KL div math definition.'mean' will be changed to behave the same as 'batchmean' in the next major release.
+total = F.kl_div(log_q, p, reduction="sum")
+print(mean, total / p.numel(), kl, total / len(p))
+#> tensor(0.0984) tensor(0.0984) tensor(0.3937) tensor(0.3937)
+assert torch.allclose(mean, total / p.numel())  # divided by batch * classes = 8
+assert torch.allclose(kl, total / len(p))  # batchmean: divided by the batch size = 2
+print(F.kl_div(log_q, p, reduction="none").shape)  # "none": the terms, one per element
+#> torch.Size([2, 4])
+# --8<-- [end:batchmean]
+
+# --8<-- [start:cross-entropy]
+cross_entropy = F.cross_entropy(logits, p, reduction="none")  # H(p, q), p as soft target
+entropy = -torch.xlogy(p, p).sum(dim=1)  # H(p)
+kl_rows = F.kl_div(log_q, p, reduction="none").sum(dim=1)
+print(kl_rows, cross_entropy - entropy)
+#> tensor([0.3830, 0.4043]) tensor([0.3830, 0.4043])
+assert torch.allclose(kl_rows, cross_entropy - entropy)  # KL(p||q) = H(p,q) - H(p)
+# H(p) does not depend on the model, so both losses give the model the same gradient
+x = logits.clone().requires_grad_()
+(g_kl,) = torch.autograd.grad(F.kl_div(F.log_softmax(x, dim=1), p, reduction="batchmean"), x)
+(g_ce,) = torch.autograd.grad(F.cross_entropy(x, p), x)
+assert torch.allclose(g_kl, g_ce)
+# --8<-- [end:cross-entropy]

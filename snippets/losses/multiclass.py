@@ -1,0 +1,165 @@
+"""Multi-class losses: cross_entropy = nll_loss + log_softmax, reduction, weight, soft targets,
+ignore_index, label_smoothing.
+
+Page: docs/losses/multiclass.md
+"""
+
+# --8<-- [start:setup]
+import inspect
+import warnings
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+logits = torch.randn(4, 3)  # a batch of 4, 3 classes: raw scores
+target = torch.tensor([0, 2, 1, 2])  # one class index per sample
+rows = torch.arange(4)
+# --8<-- [end:setup]
+
+# --8<-- [start:ce-is-nll-log-softmax]
+ce = F.cross_entropy(logits, target)
+nll = F.nll_loss(F.log_softmax(logits, dim=1), target)
+assert torch.allclose(ce, nll)
+print(ce)
+#> tensor(0.9357)
+# and by hand: minus the log-probability of the right class, averaged
+by_hand = -(logits.softmax(dim=1)[rows, target].log()).mean()
+assert torch.allclose(ce, by_hand)
+# nll_loss alone does NOT apply log_softmax: fed raw logits it is just -logits[i, target_i]
+print(F.nll_loss(logits, target), -logits[rows, target].mean())
+#> tensor(-0.2906) tensor(-0.2906)
+# --8<-- [end:ce-is-nll-log-softmax]
+
+# --8<-- [start:signature]
+print(inspect.signature(F.nll_loss))
+#> (input: torch.Tensor, target: torch.Tensor, weight: torch.Tensor | None = None, size_average: bool | None = None, ignore_index: int = -100, reduce: bool | None = None, reduction: str = 'mean') -> torch.Tensor
+# the notes' prototype: the same names, in the same order, with the same defaults
+notes = {"input": None, "target": None, "weight": None, "size_average": None,
+         "ignore_index": -100, "reduce": None, "reduction": "mean"}
+params = inspect.signature(F.nll_loss).parameters
+assert list(params) == list(notes)
+assert all(p.default in (notes[name], inspect.Parameter.empty) for name, p in params.items())
+# --8<-- [end:signature]
+
+# --8<-- [start:reduction]
+per_sample = F.cross_entropy(logits, target, reduction="none")
+print(per_sample)  # one loss per sample: shape (batch,)
+#> tensor([0.1689, 2.2532, 0.6196, 0.7011])
+print(F.cross_entropy(logits, target, reduction="sum"), per_sample.sum())
+#> tensor(3.7427) tensor(3.7427)
+print(F.cross_entropy(logits, target, reduction="mean"), per_sample.mean())
+#> tensor(0.9357) tensor(0.9357)
+# --8<-- [end:reduction]
+
+# --8<-- [start:legacy]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    legacy = F.cross_entropy(logits, target, reduce=False)
+print(caught[0].category.__name__, caught[0].message)
+#> UserWarning size_average and reduce args will be deprecated, please use reduction='none' instead.
+assert torch.equal(legacy, per_sample)  # reduce=False still means reduction="none"
+assert type(legacy) is torch.Tensor and legacy.shape == (4,)  # a Tensor, not a list
+
+for size_average, reduce in [(None, None), (True, True), (False, True), (True, False)]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = nn.CrossEntropyLoss(size_average=size_average, reduce=reduce)
+    warned = any(issubclass(w.category, UserWarning) for w in caught)
+    print(f"size_average={size_average!s:5} reduce={reduce!s:5} -> "
+          f"reduction={module.reduction!r:6} warned={warned}")
+    #> size_average=None  reduce=None  -> reduction='mean' warned=False
+    #> size_average=True  reduce=True  -> reduction='mean' warned=True
+    #> size_average=False reduce=True  -> reduction='sum'  warned=True
+    #> size_average=True  reduce=False -> reduction='none' warned=True
+# --8<-- [end:legacy]
+
+# --8<-- [start:weight]
+w = torch.tensor([1.0, 3.0, 0.5])  # a weight per CLASS, not per sample
+print(w[target], w[target].sum())  # the targets' weights sum to 5, the batch size is 4
+#> tensor([1.0000, 0.5000, 3.0000, 0.5000]) tensor(5.)
+weighted = F.cross_entropy(logits, target, weight=w)
+by_weights = (w[target] * per_sample).sum() / w[target].sum()
+by_batch = (w[target] * per_sample).sum() / len(target)
+print(weighted, by_weights, by_batch)  # the first two agree: it divides by the weights
+#> tensor(0.7010) tensor(0.7010) tensor(0.8762)
+assert torch.allclose(weighted, by_weights)
+assert not torch.allclose(weighted, by_batch)
+# --8<-- [end:weight]
+
+# --8<-- [start:soft-targets]
+probs = torch.tensor([[0.7, 0.2, 0.1], [0.0, 0.5, 0.5], [0.1, 0.8, 0.1], [0.0, 0.0, 1.0]])
+soft = F.cross_entropy(logits, probs)  # class probabilities (float, shape (N, C)) as target
+per_row = -(probs * logits.log_softmax(dim=1)).sum(dim=1)
+assert torch.allclose(soft, per_row.mean())
+# a one-hot probability target gives the same loss as the class index
+assert torch.allclose(F.cross_entropy(logits, F.one_hot(target, 3).float()), ce)
+# with weight, the mean over probability targets divides by the batch size
+soft_weighted = F.cross_entropy(logits, probs, weight=w)
+per_row_w = -(w * probs * logits.log_softmax(dim=1)).sum(dim=1)
+print(soft_weighted, per_row_w.sum() / len(probs))
+#> tensor(1.7596) tensor(1.7596)
+assert torch.allclose(soft_weighted, per_row_w.mean())
+assert not torch.allclose(soft_weighted, per_row_w.sum() / (w * probs).sum())  # not by weights
+# --8<-- [end:soft-targets]
+
+# --8<-- [start:ignore-index]
+padded = torch.tensor([0, 2, -100, 2])  # -100 is the default ignore_index (e.g. padding)
+kept = torch.tensor([0, 1, 3])
+loss = F.cross_entropy(logits, padded)
+assert torch.allclose(loss, per_sample[kept].mean())  # averaged over the 3 kept samples
+print(loss, per_sample[kept].sum() / 4)  # not over the batch of 4
+#> tensor(1.0410) tensor(0.7808)
+# with weight: divided by the weights of the kept targets only
+weighted_kept = (w[target] * per_sample)[kept].sum() / w[target][kept].sum()
+assert torch.allclose(F.cross_entropy(logits, padded, weight=w), weighted_kept)
+for bad in [-1, 3]:  # any other class outside 0..C-1, below or above
+    try:
+        F.cross_entropy(logits, torch.tensor([0, 2, bad, 2]))
+    except IndexError as err:
+        print(err)
+        #> Target -1 is out of bounds.
+        #> Target 3 is out of bounds.
+try:
+    F.cross_entropy(logits, probs, ignore_index=1)  # probability targets have no index
+except RuntimeError as err:
+    print(err)
+    #> ignore_index is not supported for floating point target
+# --8<-- [end:ignore-index]
+
+# --8<-- [start:label-smoothing]
+eps, n_classes = 0.1, 3
+smoothed = F.cross_entropy(logits, target, label_smoothing=eps)
+smooth_target = torch.full((4, n_classes), eps / n_classes)
+smooth_target[rows, target] += 1 - eps  # 1 - eps + eps/K on the right class
+print(smooth_target[0])
+#> tensor([0.9333, 0.0333, 0.0333])
+assert torch.allclose(smoothed, F.cross_entropy(logits, smooth_target))  # probabilities as target
+print(smoothed, ce)
+#> tensor(0.9909) tensor(0.9357)
+# with weight the two differ: label_smoothing keeps the targets' weights as the divisor
+smoothed_w = F.cross_entropy(logits, target, weight=w, label_smoothing=eps)
+log_q = logits.log_softmax(dim=1)
+nll_w = -(w[target] * log_q[rows, target]).sum() / w[target].sum()
+uniform_w = -(w * log_q).sum() / n_classes / w[target].sum()
+assert torch.allclose(smoothed_w, (1 - eps) * nll_w + eps * uniform_w)
+print(smoothed_w, F.cross_entropy(logits, smooth_target, weight=w))
+#> tensor(0.8004) tensor(1.0005)
+# --8<-- [end:label-smoothing]
+
+# --8<-- [start:batch-mismatch]
+try:
+    F.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1]))  # 4 predictions, 2 targets
+except ValueError as err:
+    print(err)
+    #> Expected input batch_size (4) to match target batch_size (2).
+
+# a typical cause: outputs of shape (batch=2, steps=2, classes=3) flattened, targets not
+outputs = torch.randn(2, 2, 3)
+try:
+    F.cross_entropy(outputs.view(-1, 3), torch.tensor([0, 1]))
+except ValueError as err:
+    print(err)
+    #> Expected input batch_size (4) to match target batch_size (2).
+# --8<-- [end:batch-mismatch]

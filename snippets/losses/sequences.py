@@ -1,0 +1,105 @@
+"""CTCLoss: (T, N, C) layout, log_softmax input, blank index, lengths, zero_infinity.
+
+Page: docs/losses/sequences.md
+"""
+
+# --8<-- [start:setup]
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+T, N, C = 5, 2, 4  # 5 time steps, a batch of 2, 4 classes of which class 0 is the blank
+scores = torch.randn(T, N, C)  # what a model emits, TIME first
+log_probs = scores.log_softmax(dim=2)  # CTC takes log-probabilities over the classes
+targets = torch.tensor([[1, 2, 1], [3, 3, 0]])  # "1 2 1" and "3 3", padded to (N, S)
+input_lengths = torch.tensor([5, 5])  # valid time steps of each sample
+target_lengths = torch.tensor([3, 2])  # valid labels of each sample: the padding is ignored
+# --8<-- [end:setup]
+
+# --8<-- [start:call]
+ctc = nn.CTCLoss()  # blank=0, reduction="mean", zero_infinity=False
+print(ctc.blank, ctc.reduction, ctc.zero_infinity)
+#> 0 mean False
+per_sample = F.ctc_loss(log_probs, targets, input_lengths, target_lengths, reduction="none")
+print(per_sample)
+#> tensor([4.5658, 4.3604])
+# targets may also be one 1-D tensor, all sequences concatenated
+flat = torch.cat([targets[0, :3], targets[1, :2]])
+flat_loss = F.ctc_loss(log_probs, flat, input_lengths, target_lengths, reduction="none")
+assert torch.allclose(flat_loss, per_sample)
+other_padding = torch.tensor([[1, 2, 1], [3, 3, 2]])  # the padding is never read
+assert torch.equal(F.ctc_loss(log_probs, other_padding, input_lengths, target_lengths,
+                              reduction="none"), per_sample)
+# "mean" divides each loss by its target length, then averages over the batch
+print(ctc(log_probs, targets, input_lengths, target_lengths), per_sample.mean())
+#> tensor(1.8511) tensor(4.4631)
+mean = ctc(log_probs, targets, input_lengths, target_lengths)
+assert torch.allclose(mean, (per_sample / target_lengths).mean())
+assert not torch.allclose(mean, per_sample.sum() / target_lengths.sum())
+# --8<-- [end:call]
+
+# --8<-- [start:by-hand]
+# 2 time steps, classes {blank, "a"}, target "a": the alignments are "aa", "-a", "a-"
+probs = torch.tensor([[0.6, 0.4], [0.3, 0.7]])  # (T, C): row t = P(blank), P("a") at step t
+paths = probs[0, 1] * probs[1, 1] + probs[0, 0] * probs[1, 1] + probs[0, 1] * probs[1, 0]
+loss = F.ctc_loss(probs.log().unsqueeze(1), torch.tensor([[1]]), torch.tensor([2]),
+                  torch.tensor([1]), reduction="sum")
+print(loss, -paths.log())
+#> tensor(0.1985) tensor(0.1985)
+assert torch.allclose(loss, -paths.log())
+# --8<-- [end:by-hand]
+
+# --8<-- [start:log-softmax]
+# CTC does not normalise its input: shifting every score by 1 changes the loss by T
+args = (targets, input_lengths, target_lengths)
+shifted = F.ctc_loss(log_probs + 1, *args, reduction="none")
+print(shifted, per_sample - T)
+#> tensor([-0.4342, -0.6396]) tensor([-0.4342, -0.6396])
+assert torch.allclose(shifted, per_sample - T)
+# so raw scores give a different (and meaningless) loss: apply log_softmax first
+assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))
+# --8<-- [end:log-softmax]
+
+# --8<-- [start:layout]
+batch_first = log_probs.transpose(0, 1)  # (N, T, C): read as T=2 steps of a batch of 5
+try:
+    F.ctc_loss(batch_first, *args)
+except RuntimeError as err:
+    print(err)
+    #> input_lengths must be of size batch_size
+# with as many samples as time steps the same mistake raises nothing: a wrong loss
+square = torch.randn(3, 3, C).log_softmax(dim=2)  # (T, N, C) with T = N = 3
+square_args = (torch.tensor([[1], [2], [3]]), torch.tensor([3, 3, 3]), torch.tensor([1, 1, 1]))
+swapped = F.ctc_loss(square.transpose(0, 1), *square_args)
+assert torch.isfinite(swapped) and not torch.allclose(swapped, F.ctc_loss(square, *square_args))
+# a blank index inside a target is not rejected: nothing checks it for you
+assert torch.isfinite(F.ctc_loss(log_probs, torch.tensor([[0, 2, 1], [3, 1, 0]]), *args[1:]))
+# --8<-- [end:layout]
+
+# --8<-- [start:zero-infinity]
+# sample 1's target "3 3" needs a blank between the repeats: 3 steps at least, it gets 2
+short = torch.tensor([5, 2])
+bias = torch.zeros(C, requires_grad=True)  # a parameter both samples share
+shared = (scores + bias).log_softmax(dim=2)
+print(F.ctc_loss(shared, targets, short, target_lengths, reduction="none"))
+#> tensor([4.5658,    inf], grad_fn=<CtcLossBackward0>)
+loss = F.ctc_loss(shared, targets, short, target_lengths)
+loss.backward()
+print(loss, bias.grad)  # one impossible sample: inf loss, nan in the shared gradient
+#> tensor(inf, grad_fn=<MeanBackward0>) tensor([nan, nan, nan, nan])
+
+bias.grad = None
+shared = (scores + bias).log_softmax(dim=2)
+loss = F.ctc_loss(shared, targets, short, target_lengths, zero_infinity=True)
+print(F.ctc_loss(shared, targets, short, target_lengths, reduction="none", zero_infinity=True))
+#> tensor([4.5658, 0.0000], grad_fn=<WhereBackward0>)
+loss.backward()
+assert torch.isfinite(loss) and torch.isfinite(bias.grad).all()
+# the impossible sample now adds nothing: the gradient is sample 0's alone
+b0 = torch.zeros(C, requires_grad=True)
+alone = F.ctc_loss((scores[:, :1] + b0).log_softmax(dim=2), targets[:1], short[:1],
+                   target_lengths[:1], reduction="sum") / target_lengths[0] / N
+alone.backward()
+assert torch.allclose(bias.grad, b0.grad)
+# --8<-- [end:zero-infinity]

@@ -1,0 +1,120 @@
+"""Dropout's p, and the variance shift when Dropout feeds BatchNorm.
+
+Page: docs/models/dropout_batchnorm.md
+"""
+
+# --8<-- [start:setup]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+# --8<-- [end:setup]
+
+# --8<-- [start:p-meaning]
+drop = nn.Dropout(p=0.3)
+y = drop(torch.ones(100_000))  # a fresh module is in training mode
+print(f"zeroed: {(y == 0).float().mean():.3f}")  # p is the probability of DROPPING
+#> zeroed: 0.301
+print(y[y != 0].unique())  # survivors are scaled by 1 / (1 - p) to keep the mean
+#> tensor([1.4286])
+print(f"mean: {y.mean():.3f}")
+#> mean: 0.999
+drop.eval()
+print(torch.equal(drop(torch.ones(5)), torch.ones(5)))  # eval: identity, no scaling
+#> True
+# --8<-- [end:p-meaning]
+
+
+# --8<-- [start:variance-shift]
+def dropout_then_bn(p: float, features: torch.Tensor) -> tuple[float, float, float]:
+    """Train Dropout->BN on `features`; return BN's running var, the eval var, BN's eval output var."""
+    net = nn.Sequential(nn.Dropout(p), nn.BatchNorm1d(1, momentum=None, affine=False))
+    net.train()
+    for batch in features.split(2048):
+        net(batch)  # training mode: only the running statistics change
+    net.eval()
+    out = net(features)  # eval: dropout is off, BN uses what it learned
+    return net[1].running_var.item(), features.var().item(), out.var().item()
+
+
+features = torch.randn(16_384, 1) + 1.0  # mean 1, variance 1 (think: post-ReLU activations)
+print(" p    BN running var  var seen in eval  BN output var in eval")
+#>  p    BN running var  var seen in eval  BN output var in eval
+shifts = {}
+for p in [0.0, 0.1, 0.3, 0.5, 0.7]:
+    learned, seen, out_var = dropout_then_bn(p, features)
+    shifts[p] = (learned, seen, out_var)
+    print(f"{p:.1f}  {learned:14.3f}  {seen:16.3f}  {out_var:21.3f}")
+    #> 0.0           1.015             1.015                  1.000
+    #> 0.1           1.240             1.015                  0.819
+    #> 0.3           1.855             1.015                  0.547
+    #> 0.5           3.014             1.015                  0.337
+    #> 0.7           5.682             1.015                  0.179
+learned_vars = [learned for learned, _, _ in shifts.values()]
+assert learned_vars == sorted(learned_vars)  # grows with p
+# --8<-- [end:variance-shift]
+
+# --8<-- [start:formula]
+mean, var = features.mean().item(), features.var().item()
+for p, (learned, _, _) in shifts.items():
+    # Var(x * mask / (1 - p)) = (var + mean**2) / (1 - p) - mean**2
+    predicted = (var + mean**2) / (1 - p) - mean**2
+    assert abs(learned - predicted) / predicted < 0.03, (p, learned, predicted)
+print("running var matches (var + mean^2) / (1 - p) - mean^2 within 3%")
+#> running var matches (var + mean^2) / (1 - p) - mean^2 within 3%
+# --8<-- [end:formula]
+
+# --8<-- [start:histograms]
+torch.manual_seed(1)
+net = nn.Sequential(nn.Dropout(0.5), nn.BatchNorm1d(1, momentum=None, affine=False))
+for batch in features.split(2048):
+    net(batch)
+train_out = net(features).detach().flatten()  # training mode: dropout on
+net.eval()
+eval_out = net(features).detach().flatten()  # eval mode: dropout off, learned statistics
+print(f"train-mode output var {train_out.var():.2f}, eval-mode {eval_out.var():.2f}")
+#> train-mode output var 1.00, eval-mode 0.34
+values, counts = train_out.unique(return_counts=True)
+print(f"train mode: {counts.max() / train_out.numel():.2f} of the outputs share the value {values[counts.argmax()]:.2f}")
+#> train mode: 0.50 of the outputs share the value -0.57
+print((eval_out == values[counts.argmax()]).sum().item())  # eval mode: no zeroed elements, no spike
+#> 0
+# --8<-- [end:histograms]
+
+# --8<-- [start:remedies]
+# 1. Dropout after BN: BN learns the statistics of what it sees in eval too
+after = nn.Sequential(nn.BatchNorm1d(1, momentum=None, affine=False), nn.Dropout(0.5))
+for batch in features.split(2048):
+    after(batch)
+after.eval()
+print(f"BN then Dropout: eval output var {after(features).var():.2f}")
+#> BN then Dropout: eval output var 1.00
+
+# 2. Keep Dropout -> BN, but re-estimate BN's statistics with dropout off before testing
+net[1].reset_running_stats()
+net.train()
+net[0].eval()  # dropout off, BN still updating its running statistics
+with torch.no_grad():
+    for batch in features.split(2048):
+        net(batch)
+net.eval()
+print(f"re-estimated: eval output var {net(features).var():.2f}")
+#> re-estimated: eval output var 1.00
+# --8<-- [end:remedies]
+
+# Figure only (nothing shown depends on it): the variance shift and the histograms.
+import matplotlib.pyplot as plt  # noqa: E402
+
+from docverify.figures import save_figure  # noqa: E402
+
+ps = list(shifts)
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+left.plot(ps, [s[0] for s in shifts.values()], marker="o", label="BN running var (learned in train)")
+left.plot(ps, [s[1] for s in shifts.values()], marker="o", label="variance BN sees in eval")
+left.set(xlabel="Dropout p", ylabel="variance", title="Variance shift")
+left.legend()
+right.hist(train_out.numpy(), bins=80, alpha=0.6, density=True, label="train mode")
+right.hist(eval_out.numpy(), bins=80, alpha=0.6, density=True, label="eval mode")
+right.set(xlabel="BN output", title="BN output, p = 0.5")
+right.legend()
+save_figure(fig, "models/dropout_batchnorm_variance_shift")

@@ -1,0 +1,74 @@
+"""Gradient clipping: clip_grad_norm_ (returns the norm before clipping) and clip_grad_value_.
+
+Page: docs/training/grad_clipping.md
+"""
+
+# --8<-- [start:setup]
+import torch
+from torch import nn
+from torch.nn.utils import clip_grad_norm_, clip_grad_value_
+
+a = nn.Parameter(torch.zeros(2))
+b = nn.Parameter(torch.zeros(1))
+params = [a, b]
+
+
+def set_grads(grad_a: list[float], grad_b: list[float]) -> None:
+    """Give the two parameters these gradients, as if backward() had computed them."""
+    a.grad, b.grad = torch.tensor(grad_a), torch.tensor(grad_b)
+# --8<-- [end:setup]
+
+# --8<-- [start:norm]
+set_grads([3.0, 4.0], [12.0])  # per parameter: norm 5 and norm 12
+all_grads = torch.cat([p.grad.flatten() for p in params])
+before = torch.linalg.vector_norm(all_grads)  # one norm over every gradient together
+total = clip_grad_norm_(params, max_norm=1.0)
+print(total, before)  # what it returns: the total norm BEFORE clipping
+#> tensor(13.) tensor(13.)
+assert torch.equal(total, before)
+print(a.grad, b.grad)  # every gradient scaled by the same factor, 1 / 13
+#> tensor([0.2308, 0.3077]) tensor([0.9231])
+assert torch.allclose(torch.cat([a.grad, b.grad]), all_grads / 13)
+print(torch.linalg.vector_norm(torch.cat([a.grad, b.grad])))  # the total norm is now max_norm
+#> tensor(1.0000)
+
+set_grads([3.0, 4.0], [12.0])
+print(clip_grad_norm_(params, max_norm=20.0), a.grad, b.grad)  # below max_norm: left alone
+#> tensor(13.) tensor([3., 4.]) tensor([12.])
+# --8<-- [end:norm]
+
+# --8<-- [start:loop]
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+inputs, targets = torch.randn(16, 4) * 10, torch.randn(16, 1)
+for step in range(3):
+    opt.zero_grad()
+    nn.functional.mse_loss(model(inputs), targets).backward()
+    norm = clip_grad_norm_(model.parameters(), max_norm=1.0)  # after backward, before step
+    opt.step()
+    print(f"step {step}: gradient norm {norm.item():.2f}")  # worth logging: it shows spikes
+    #> step 0: gradient norm 102.89
+    #> step 1: gradient norm 83.24
+    #> step 2: gradient norm 64.51
+# --8<-- [end:loop]
+
+# --8<-- [start:value]
+set_grads([3.0, -7.0], [12.0])
+print(clip_grad_value_(params, clip_value=5.0))  # returns nothing
+#> None
+print(a.grad, b.grad)  # each element clamped to [-5, 5] on its own: the direction changes
+#> tensor([ 3., -5.]) tensor([5.])
+# --8<-- [end:value]
+
+# --8<-- [start:nonfinite]
+set_grads([float("nan"), 4.0], [12.0])
+print(clip_grad_norm_(params, max_norm=1.0), a.grad, b.grad)  # one NaN spreads to every gradient
+#> tensor(nan) tensor([nan, nan]) tensor([nan])
+set_grads([float("nan"), 4.0], [12.0])
+try:
+    clip_grad_norm_(params, max_norm=1.0, error_if_nonfinite=True)
+except RuntimeError as err:
+    print(str(err).split(", so")[0])
+    #> The total norm of order 2.0 for gradients from `parameters` is non-finite
+# --8<-- [end:nonfinite]

@@ -1,0 +1,89 @@
+"""zero_grad: set_to_none, and what it changes for a parameter that gets no gradient.
+
+Page: docs/training/zero_grad.md
+"""
+
+# --8<-- [start:setup]
+import inspect
+
+import torch
+from torch import nn
+
+
+def two_heads() -> nn.ModuleDict:
+    """A shared input feeding two linear heads, with fixed weights."""
+    torch.manual_seed(0)
+    return nn.ModuleDict({"a": nn.Linear(2, 1), "b": nn.Linear(2, 1)})
+
+
+x = torch.tensor([[1.0, -2.0], [0.5, 3.0]])
+# --8<-- [end:setup]
+
+# --8<-- [start:default]
+print(inspect.signature(torch.optim.Optimizer.zero_grad))
+#> (self, set_to_none: bool = True) -> None
+print(inspect.signature(nn.Module.zero_grad))
+#> (self, set_to_none: bool = True) -> None
+
+model = two_heads()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+(model["a"](x) + model["b"](x)).sum().backward()
+opt.zero_grad()  # the default: the gradients are dropped ...
+print(model["a"].weight.grad)
+#> None
+(model["a"](x) + model["b"](x)).sum().backward()
+opt.zero_grad(set_to_none=False)  # ... or filled with zeros
+print(model["a"].weight.grad)
+#> tensor([[0., 0.]])
+# --8<-- [end:default]
+
+
+# --8<-- [start:no-grad-step]
+def two_steps(make_optimizer, set_to_none: bool):
+    """Step 1 trains both heads; step 2 uses only head a.
+
+    Returns the model, the optimizer and whether head b's weight moved in step 2.
+    """
+    model = two_heads()
+    opt = make_optimizer(model.parameters())
+    (model["a"](x) + model["b"](x)).sum().backward()
+    opt.step()
+    opt.zero_grad(set_to_none=set_to_none)
+    after_step_1 = model["b"].weight.detach().clone()
+    model["a"](x).sum().backward()  # head b takes no part: it gets no gradient
+    opt.step()
+    return model, opt, not torch.equal(model["b"].weight, after_step_1)
+
+
+def sgd(params):
+    return torch.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01)
+
+
+m_none, opt_none, moved = two_steps(sgd, set_to_none=True)
+print(m_none["b"].weight.grad, moved)  # no gradient: SGD skipped head b
+#> None False
+m_zero, opt_zero, moved = two_steps(sgd, set_to_none=False)
+print(m_zero["b"].weight.grad, moved)  # a zero gradient: SGD stepped head b
+#> tensor([[0., 0.]]) True
+
+# With a zero gradient, SGD still applies momentum and weight decay:
+w1 = m_none["b"].weight.detach()  # head b after step 1 (step 2 left it alone)
+buf1 = opt_none.state[m_none["b"].weight]["momentum_buffer"]  # its momentum after step 1
+buf2 = 0.9 * buf1 + 0.01 * (0 + w1)  # momentum * buffer + (gradient + weight_decay * w)
+assert torch.allclose(m_zero["b"].weight, w1 - 0.1 * buf2)
+print(m_zero["b"].weight.detach() - w1)
+#> tensor([[-0.1339, -0.0894]])
+
+
+
+def adam(params):
+    return torch.optim.Adam(params, lr=0.1)
+
+
+for set_to_none in (True, False):
+    m, o, moved = two_steps(adam, set_to_none)
+    print(f"set_to_none={set_to_none}: head b moved in step 2: {moved}, Adam's step count for it: "
+          f"{o.state[m['b'].weight]['step'].item():.0f}")
+    #> set_to_none=True: head b moved in step 2: False, Adam's step count for it: 1
+    #> set_to_none=False: head b moved in step 2: True, Adam's step count for it: 2
+# --8<-- [end:no-grad-step]

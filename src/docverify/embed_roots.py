@@ -1,0 +1,256 @@
+"""Embed roots: every place a page may embed from, and how what it shows is checked.
+
+This table is the one place that says it. The build (hooks/snippet_embeds.py,
+through docverify.embeds.page_problems) and the contract test fail, naming
+page:line, on an embed that no root declares; the badge under every embedded
+block says which kind of check stands behind it; the site's headline sentence
+("N code blocks: ...") is counted from it at build time.
+
+Three kinds of check:
+
+- RUN: "run, outputs compared". The file is a snippet script: the suite runs
+  it and compares every `#>` line with what it printed (tests/test_snippets.py).
+  Its badge is the verification report's verified / FAILED line.
+- TESTED: "validated by a named test". The file is not run as a page, but a
+  named test (a test file, or a snippet script that reads the file) fails when
+  it is wrong. Its badge names that check, with its latest outcome where the
+  verification report records it.
+- SHOWN: "shown only". Nothing checks it; the reason is displayed under the
+  block on the page.
+
+To add a root: add an EmbedRoot below (a glob: `*` within one folder, `**/`
+any depth of folders, `[!_]` any character but `_`), with the check that stands behind it. Patterns must
+not overlap: the first that matches decides, and the contract test refuses a
+path two roots claim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+RUN = "run"
+TESTED = "tested"
+SHOWN = "shown"
+
+KIND_WORDS = {
+    RUN: "run, outputs compared",
+    TESTED: "validated by a named test",
+    SHOWN: "shown only",
+}
+
+
+@dataclass(frozen=True)
+class EmbedRoot:
+    pattern: str  # repo-relative glob
+    kind: str  # RUN, TESTED or SHOWN
+    check: str = ""  # RUN and TESTED: the test file or snippet script that checks it
+    reason: str = ""  # SHOWN: why nothing checks it (shown on the page); else what is checked
+
+    def matches(self, path: str) -> bool:
+        return _glob_regex(self.pattern).fullmatch(path) is not None
+
+
+ROOTS: tuple[EmbedRoot, ...] = (
+    EmbedRoot(
+        "snippets/*/[!_]*.py",  # `_name.py` files are private helpers, not run as pages
+        RUN,
+        check="tests/test_snippets.py",
+        reason="every `#>` line compared with what the script printed; asserts hold",
+    ),
+    EmbedRoot(
+        "environment-setup/*.yml",
+        TESTED,
+        check="tests/test_environment_files.py",
+        reason="pins equal requirements.txt; conda accepts the file where conda is installed",
+    ),
+    EmbedRoot(
+        "environment-setup/*.condarc",
+        TESTED,
+        check="tests/test_environment_files.py",
+        reason="valid YAML",
+    ),
+    EmbedRoot(
+        ".run/*.run.xml",
+        TESTED,
+        check="snippets/environment/pycharm.py",
+        reason="parsed as PyCharm would, and the command it implies run with both processes",
+    ),
+    EmbedRoot(
+        "docs/distributed/launch_commands.sh",
+        TESTED,
+        check="snippets/distributed/launching.py",
+        reason="each command line parsed by the launcher it names",
+    ),
+    EmbedRoot(
+        "docs/assets/generated/models/conv1d_linear_summary.md",
+        TESTED,
+        check="tests/test_benchmark_conv1d_linear.py",
+        reason="re-rendered from the committed benchmark table and compared; verdicts asserted",
+    ),
+    EmbedRoot(
+        "docs/assets/generated/data/num_workers_summary.md",
+        TESTED,
+        check="tests/test_benchmark_num_workers.py",
+        reason="re-rendered from the committed benchmark table and compared; verdicts asserted",
+    ),
+    EmbedRoot(
+        "benchmarks/*.py",
+        SHOWN,
+        reason="a benchmark: it runs under its `make bench-*` target, outside the test suite",
+    ),
+    EmbedRoot(
+        "docs/assets/generated/data/num_workers.txt",
+        SHOWN,
+        reason="the committed output of `make bench-num-workers`, a benchmark outside the suite",
+    ),
+    EmbedRoot(
+        "docs/assets/generated/models/conv1d_linear_table.txt",
+        SHOWN,
+        reason="the committed output of `make bench-conv1d-linear`, a benchmark outside the suite",
+    ),
+    EmbedRoot(
+        "snippets/models/torchstat_try.sh",
+        SHOWN,
+        reason="installs torchstat from PyPI into a throw-away environment: "
+        "the suite has no network",
+    ),
+    EmbedRoot(
+        "docs/assets/generated/models/torchstat_output.txt",
+        TESTED,
+        check="tests/test_models_torchstat.py",
+        reason="versions and errors it cites, and its conv1 row against the page's count",
+    ),
+)
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]+/)*")
+            i += 3
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i:]:
+            end = pattern.index("]", i)
+            chars = pattern[i + 1 : end]
+            negate = chars.startswith("!")
+            chars = re.escape(chars.removeprefix("!"))
+            out.append(f"[^/{chars}]" if negate else f"[{chars}]")
+            i = end + 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def root_of(path: str, roots: tuple[EmbedRoot, ...] = ROOTS) -> EmbedRoot | None:
+    """The declared root an embedded repo-relative path belongs to, or None."""
+    return next((r for r in roots if r.matches(path)), None)
+
+
+def overlapping(paths: list[str], roots: tuple[EmbedRoot, ...] = ROOTS) -> list[str]:
+    """Paths that more than one root claims (the table must be unambiguous)."""
+    problems = []
+    for path in paths:
+        claiming = [r.pattern for r in roots if r.matches(path)]
+        if len(claiming) > 1:
+            problems.append(f"{path} is claimed by several embed roots: {claiming}")
+    return problems
+
+
+# --- counting, for the headline sentence and the Verification page ---------------------------
+
+
+@dataclass(frozen=True)
+class EmbeddedBlock:
+    page: str  # docs-relative page path
+    line: int
+    path: str  # embedded file
+    in_fence: bool  # a code block (True) or a generated Markdown fragment in the prose (False)
+    root: EmbedRoot | None
+
+
+def blocks(docs_dir: Path, roots: tuple[EmbedRoot, ...] = ROOTS) -> list[EmbeddedBlock]:
+    """Every embedded block on the site: one per code block, one per bare prose embed."""
+    from docverify.embeds import page_blocks
+
+    found = []
+    for md in sorted(docs_dir.rglob("*.md")):
+        page = md.relative_to(docs_dir).as_posix()
+        for line, path, in_fence in page_blocks(page, md.read_text(encoding="utf-8")):
+            found.append(EmbeddedBlock(page, line, path, in_fence, root_of(path, roots)))
+    return found
+
+
+def counts(found: list[EmbeddedBlock]) -> tuple[Counter, Counter]:
+    """(code blocks per kind, prose fragments per kind)."""
+    code = Counter(b.root.kind if b.root else "undeclared" for b in found if b.in_fence)
+    prose = Counter(b.root.kind if b.root else "undeclared" for b in found if not b.in_fence)
+    return code, prose
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def headline(found: list[EmbeddedBlock]) -> str:
+    """The site's summary claim, counted: 'N code blocks: X run with outputs compared, ...'."""
+    code, prose = counts(found)
+    total = sum(code.values())
+    sentence = (
+        f"{_plural(total, 'code block')} on this site: "
+        f"{code[RUN]} run with their outputs compared, "
+        f"{code[TESTED]} validated by a named test, "
+        f"{code[SHOWN]} shown only (each says why)"
+    )
+    if code["undeclared"]:
+        sentence += f", {code['undeclared']} from an undeclared root"
+    sentence += "."
+    fragments = sum(prose.values())
+    if fragments:
+        parts = [f"{prose[k]} {KIND_WORDS[k]}" for k in (RUN, TESTED, SHOWN) if prose[k]]
+        sentence += (
+            f" {_plural(fragments, 'generated fragment')} in the prose "
+            f"(benchmark tables): {', '.join(parts)}."
+        )
+    return sentence
+
+
+# --- the built site: one badge line under every code block ----------------------------------
+
+_PRE_END = re.compile(r"</pre>")
+_AFTER_BLOCK = re.compile(r"(?:\s*</(?:div|td|tr|tbody|table)>)*\s*")
+# A badge: a paragraph, or (inside a box or a tab) a span that is a paragraph's only content.
+_BADGE = re.compile(
+    r'<p class="snippet-badge[ "][^>]*>.*?</p>|<p><span class="snippet-badge[ "][^>]*>.*?</span></p>',
+    re.DOTALL,
+)
+
+
+def badge_problems(page: str, html: str) -> list[str]:
+    """Code blocks in a built page that are not followed by exactly one badge line."""
+    problems = []
+    for n, end in enumerate(_PRE_END.finditer(html), start=1):
+        at = _AFTER_BLOCK.match(html, end.end()).end()
+        badges = 0
+        while badge := _BADGE.match(html, at):
+            badges += 1
+            at = badge.end()
+            at = re.compile(r"\s*").match(html, at).end()
+        if badges != 1:
+            start = html.rfind("<pre", 0, end.start())
+            code = re.sub(r"<[^>]+>", "", html[start : end.start()]).strip().splitlines()
+            first = code[0][:60] if code else ""
+            problems.append(
+                f"{page}: code block {n} ({first!r}) is followed by {badges} badge lines, not 1"
+            )
+    return problems

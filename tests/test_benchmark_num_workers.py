@@ -1,0 +1,167 @@
+"""docs/data/num_workers.md: benchmark numbers are generated, and every verdict the prose states holds.
+
+- The prose embeds docs/assets/generated/data/num_workers_summary.md with a
+  bare `--8<--` line; the fragment must equal what
+  `benchmarks/num_workers.py:render_summary` renders from the committed
+  table (docs/assets/generated/data/num_workers.txt). Nothing is re-run.
+- Each verdict the page states in words ("more workers are not faster", "one
+  worker alone is slower than the main process", ...) is asserted against
+  the committed table, so a rerun that changes a direction fails here until
+  the prose is changed.
+- The benchmark times the page's own pipeline code (the snippet's `pipeline`
+  section, run by tests/test_snippets.py on a small size).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
+
+BENCHMARK = REPO_ROOT / "benchmarks" / "num_workers.py"
+TABLE = GENERATED_DIR / "data" / "num_workers.txt"
+SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"
+PAGE = DOCS_DIR / "data" / "num_workers.md"
+
+LOADING, SHORT, LONG = "none (loading only)", "short: 0.3 x load", "long: 3 x load"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("num_workers_benchmark", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.modules.pop(spec.name, None)
+
+
+@pytest.fixture(scope="module")
+def results(bench):
+    return bench.parse_results(TABLE.read_text(encoding="utf-8"))
+
+
+def verdict_failures(r) -> list[str]:
+    """The verdicts docs/data/num_workers.md states in words, each checked on results `r`."""
+    more = [w for w in r.workers if w > r.cpus]  # more workers than CPUs
+    checks = {
+        # "No measured ratio beats this bound."
+        "no ratio beats max(S, L / w) / (L + S)": all(
+            r.ratio(label, w) >= r.bound(label, w) for label in r.ratios for w in r.workers
+        ),
+        # Long step: "one worker hides most of the loading"
+        "long step: 1 worker hides most of the loading": (1 - r.ratio(LONG, 1))
+        > 0.5 * (1 - r.bound(LONG, 1)),
+        # Long step: "more workers are not faster"
+        "long step: more workers are not faster than 1": all(
+            r.ratio(LONG, w) >= r.ratio(LONG, 1) for w in r.workers if w > 1
+        ),
+        # Short step: "one worker is not enough; one worker per CPU is clearly faster"
+        "short step: 1 worker per CPU clearly faster than 1": r.ratio(SHORT, r.cpus)
+        < r.ratio(SHORT, 1) - 0.1,
+        # Short step: "more workers than CPUs are not faster than that"
+        "short step: more workers than CPUs not faster": all(
+            r.ratio(SHORT, w) >= r.ratio(SHORT, r.cpus) for w in more
+        ),
+        # Loading only: "one worker alone is slower than the main process"
+        "loading only: 1 worker slower than the main process": r.ratio(LOADING, 1) > 1,
+        # Loading only: "workers win only by running in parallel on several CPUs"
+        "loading only: workers win with several CPUs": r.ratio(LOADING, r.cpus) < 1,
+        # Loading only: "more workers than CPUs came out faster ... but still far from the bound"
+        "loading only: more workers than CPUs faster than 1 per CPU": all(
+            r.ratio(LOADING, w) < r.ratio(LOADING, r.cpus) for w in more
+        ),
+        "loading only: still far from the bound": all(
+            r.ratio(LOADING, w) - r.bound(LOADING, w) > 0.1 for w in more
+        ),
+        # "persistent_workers=True saves it"
+        "persistent_workers=True saves start-up time": r.persistent_ratio < 1,
+        # Caveat box: "the shorter the step, the more workers it takes to come close to the best"
+        "short step needs more workers than the long one": r.enough_workers(SHORT)
+        > r.enough_workers(LONG),
+        # Caveat box: "(two with the short step, one with the long one)"
+        "two workers for the short step, one for the long": (
+            r.enough_workers(SHORT),
+            r.enough_workers(LONG),
+        )
+        == (2, 1),
+    }
+    return [name for name, holds in checks.items() if not holds]
+
+
+def test_summary_is_rendered_from_the_committed_table(bench) -> None:
+    rendered = bench.render_summary(TABLE.read_text(encoding="utf-8"))
+    assert SUMMARY.read_text(encoding="utf-8") == rendered, (
+        f"{SUMMARY.relative_to(REPO_ROOT)} is stale: "
+        "run `.venv/bin/python benchmarks/num_workers.py --summary-only`"
+    )
+
+
+def test_page_embeds_the_summary_and_types_no_measured_number(results) -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    embed = f'--8<-- "{SUMMARY.relative_to(REPO_ROOT).as_posix()}"'
+    assert f"\n\n{embed}\n\n" in page, "the summary must be a bare embed line in the prose"
+    measured = {f"{v:.2f}" for row in results.ratios.values() for v in row if v != 1.0}
+    measured |= {f"{results.persistent_ratio:.2f}", f"{results.load_ms:.0f} ms"}
+    typed = sorted(n for n in measured if re.search(rf"(?<![\d.]){re.escape(n)}(?!\d)", page))
+    assert not typed, f"{PAGE.name} types measured numbers instead of embedding them: {typed}"
+
+
+def test_the_verdicts_the_prose_states_hold_on_the_committed_table(results) -> None:
+    assert results.cpus == 2 and results.workers == (0, 1, 2, 4)
+    # "several rounds over all settings, keeping each setting's fastest epoch";
+    # "kept running between epochs (persistent_workers=True, after warm-up epochs)"
+    text = TABLE.read_text(encoding="utf-8")
+    rounds = int(re.search(r"fastest of (\d+) rounds kept", text)[1])
+    assert rounds >= 2
+    assert "steady state: workers already running (persistent_workers=True" in text
+    assert not verdict_failures(results)
+
+
+def test_the_verdict_checks_fail_on_contradicting_data(results) -> None:
+    # The old page said more workers than cores bring nothing; for loading only the
+    # committed table says otherwise (4 workers 0.72 vs 2 workers 0.78).
+    assert results.ratio(LOADING, 4) < results.ratio(LOADING, 2)
+    # A table in which 4 workers win with the long step, and 1 worker beats the
+    # main process when only loading (impossible: below the bound), contradicts
+    # the prose: the checks say so.
+    ratios = dict(results.ratios)
+    ratios[LONG] = (1.0, 0.90, 0.85, 0.76)
+    ratios[LOADING] = (1.0, 0.95, 0.78, 0.72)
+    doctored = dataclasses.replace(results, ratios=ratios)
+    assert verdict_failures(doctored) == [
+        "no ratio beats max(S, L / w) / (L + S)",
+        "long step: 1 worker hides most of the loading",
+        "long step: more workers are not faster than 1",
+        "loading only: 1 worker slower than the main process",
+        "short step needs more workers than the long one",
+        "two workers for the short step, one for the long",
+    ]
+
+
+def test_the_bound_counts_workers_up_to_the_cpus(results) -> None:
+    assert results.bound(LOADING, 4) == results.bound(LOADING, 2) == 0.5
+    assert results.bound(LONG, 1) == pytest.approx(0.75)
+    assert results.bound(SHORT, 2) == pytest.approx(0.5 / 1.3)
+
+
+def test_the_benchmark_times_the_pipeline_the_page_shows(bench) -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    assert '--8<-- "snippets/data/num_workers.py:pipeline"' in page
+    assert "benchmarks/num_workers.py:" not in page  # no unchecked benchmark code on the page
+    try:
+        pipeline = bench.load_pipeline()
+        assert Path(pipeline.__file__) == REPO_ROOT / "snippets" / "data" / "num_workers.py"
+        sample = pipeline.AugmentedPhotos(1)[0]
+        assert sample.shape == (3, 224, 224)
+        assert callable(pipeline.epoch)
+    finally:
+        sys.modules.pop("num_workers_pipeline", None)

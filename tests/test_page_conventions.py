@@ -1,0 +1,62 @@
+"""Conventions every content page follows (CONTRIBUTING.md, "Add a page").
+
+- file names are snake_case, and a page's own snippet file has its name:
+  docs/<section>/<page>.md embeds snippets/<section>/<page>.py;
+- every content page has at least one query in tests/search_cases.yaml (the
+  browser test then checks that the query finds it).
+
+The other steps are checked elsewhere: nav and links by `mkdocs build
+--strict`, tags, the 中文 line and the section index link by
+tests/test_docs_contract.py, the set-up block and the page program by
+tests/test_page_programs.py.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from docverify.page_program import content_pages, fenced_embeds
+
+SNAKE_CASE = re.compile(r"_?[a-z0-9]+(?:_[a-z0-9]+)*")
+
+
+def _root(request: pytest.FixtureRequest) -> Path:
+    return request.config.rootpath
+
+
+def test_page_and_snippet_file_names_are_snake_case(request: pytest.FixtureRequest) -> None:
+    root = _root(request)
+    files = [*(root / "docs").rglob("*.md"), *(root / "snippets").rglob("*.*")]
+    bad = sorted(
+        p.relative_to(root).as_posix()
+        for p in files
+        if "__pycache__" not in p.parts and not SNAKE_CASE.fullmatch(p.name.split(".")[0])
+    )
+    assert not bad, f"rename to snake_case (git mv, then update embeds, nav and links): {bad}"
+
+
+def test_each_content_page_embeds_its_own_snippet_file(request: pytest.FixtureRequest) -> None:
+    root = _root(request)
+    missing = []
+    for page in content_pages(root):
+        own = "snippets/" + page.removeprefix("docs/").removesuffix(".md") + ".py"
+        markdown = (root / page).read_text(encoding="utf-8")
+        if own not in {embed.path for embed in fenced_embeds(page, markdown)}:
+            missing.append(f"{page} does not embed {own}")
+    assert not missing, "\n".join(missing)
+
+
+def test_each_content_page_has_a_search_case(request: pytest.FixtureRequest) -> None:
+    root = _root(request)
+    cases = yaml.safe_load((root / "tests" / "search_cases.yaml").read_text(encoding="utf-8"))
+    searched = {case["page"].strip("/") for case in cases}
+    missing = [
+        page
+        for page in content_pages(root)
+        if page.removeprefix("docs/").removesuffix(".md") not in searched
+    ]
+    assert not missing, f"add a query for each to tests/search_cases.yaml: {missing}"
