@@ -496,7 +496,7 @@ def smallest_checked_snippet() -> Path:
 def test_a_mutated_output_line_in_a_second_checkout_fails_there(tmp_path: Path) -> None:
     second = copy_of_this_checkout(
         tmp_path / "second",
-        *("pyproject.toml", "mkdocs.yml", "src/docverify", "src/ptnotes"),
+        *("pyproject.toml", "mkdocs.yml", "src/docverify"),
         *("tests/conftest.py", "tests/harness", "tests/test_snippets.py"),
     )
     original = smallest_checked_snippet()
@@ -525,7 +525,7 @@ def test_a_mutated_output_line_in_a_second_checkout_fails_there(tmp_path: Path) 
 
 def test_building_a_second_checkout_with_this_environment_fails(tmp_path: Path) -> None:
     second = copy_of_this_checkout(
-        tmp_path / "second", "mkdocs.yml", "hooks", "src/docverify", "src/ptnotes"
+        tmp_path / "second", "mkdocs.yml", "hooks", "src/docverify"
     )
     (second / "docs").mkdir()
     (second / "snippets").mkdir()

@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,15 +103,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = tmp_path_factory.mktemp("site")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
-        cwd=ROOT,
-        check=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    return site
+def site_dir(built_site: Path) -> Path:
+    return built_site  # one strict build per worker, shared with tests/test_site_proof.py
 
 
 @pytest.fixture(scope="module")
@@ -222,13 +212,13 @@ ANY_RESULTS = """() => {
 
 
 def test_a_slow_search_worker_never_shows_the_previous_querys_results(browser, site_url) -> None:
-    # Every query reaches the worker 2 s late. Waiting for "any results" then
+    # Every query reaches the worker 0.75 s late. Waiting for "any results" then
     # reads the previous query's list (the flake of issue 11, made certain);
     # `search` waits for the results of the query it typed.
     cases = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
     first = cases[0]
     second = next(c for c in cases if c["page"] != first["page"])
-    page = new_search_page(browser, worker_delay_ms=2000)
+    page = new_search_page(browser, worker_delay_ms=750)
     try:
         page.goto(f"{site_url}/")
         page.keyboard.press("/")

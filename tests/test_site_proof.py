@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 import html as html_lib
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -225,17 +223,9 @@ def test_the_summary_claims_are_generated_not_typed() -> None:
         assert not claims.search(text), f"{path}: {claims.search(text)[0]!r} is typed, not counted"
 
 
-def test_every_code_block_of_the_built_site_has_exactly_one_badge(tmp_path: Path) -> None:
-    site_dir = tmp_path / "site"
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site_dir)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert build.returncode == 0, build.stderr[-4000:]
+@pytest.mark.xdist_group("browser")  # shares the built site with tests/test_search_browser.py
+def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Path) -> None:
+    site_dir = built_site
     pages = {
         p.relative_to(site_dir).as_posix(): p.read_text("utf-8") for p in site_dir.rglob("*.html")
     }

@@ -19,7 +19,7 @@ DOCS_DIR = REPO_ROOT / "docs"
 GENERATED_DIR = DOCS_DIR / "assets" / "generated"
 
 # The project's own packages (src/<name>): they must come from the tree being verified.
-PROJECT_PACKAGES = ("docverify", "ptnotes")
+PROJECT_PACKAGES = ("docverify",)
 
 
 def imported_from(name: str) -> Path | None:

@@ -2,7 +2,7 @@
 
 Everything is found from pytest's root directory (the checkout under test):
 snippets/ and .reports/ by default, and the run refuses to start when the
-project's own packages (docverify, ptnotes) are imported from another checkout.
+project's own package (docverify) is imported from another checkout.
 """
 
 from __future__ import annotations
@@ -81,12 +81,13 @@ def cuda_available() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if cuda_available():
+    needs_cuda = [item for item in items if "cuda" in item.keywords]
+    # Ask torch only when something needs CUDA: importing it costs seconds in an inner session.
+    if not needs_cuda or cuda_available():
         return
     skip = pytest.mark.skip(reason="needs CUDA: no CUDA device on this machine")
-    for item in items:
-        if "cuda" in item.keywords:
-            item.add_marker(skip)
+    for item in needs_cuda:
+        item.add_marker(skip)
 
 
 @pytest.hookimpl(tryfirst=True)
