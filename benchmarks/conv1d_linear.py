@@ -19,6 +19,8 @@ without measuring anything.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import re
 import time
@@ -29,11 +31,13 @@ from torch import nn
 from torch.utils import benchmark
 
 from docverify.machine import describe_machine
-from docverify.paths import GENERATED_DIR
+from docverify.paths import GENERATED_DIR, REPO_ROOT
+from docverify.snippets import sections_module
 
 IN_FEATURES, OUT_FEATURES, BATCH = 256, 512, 8  # the notes' layer sizes: Linear(256, 512)
 LENGTHS = [4, 16, 64, 256, 1024, 4096]  # positions per sample; rows = BATCH * length
 TABLE = GENERATED_DIR / "models" / "conv1d_linear_table.txt"
+PAGE_SNIPPET = REPO_ROOT / "snippets" / "models" / "conv1d_linear.py"
 SUMMARY = GENERATED_DIR / "models" / "conv1d_linear_summary.md"
 
 
@@ -41,13 +45,11 @@ SUMMARY = GENERATED_DIR / "models" / "conv1d_linear_summary.md"
 
 
 def matched_pair(in_features: int, out_features: int) -> tuple[nn.Linear, nn.Conv1d]:
-    """A Linear and a Conv1d(kernel_size=1) that compute the same function."""
-    linear = nn.Linear(in_features, out_features)
-    conv = nn.Conv1d(in_features, out_features, kernel_size=1)
-    with torch.no_grad():
-        conv.weight.copy_(linear.weight.unsqueeze(-1))  # (out, in) -> (out, in, 1)
-        conv.bias.copy_(linear.bias)
-    return linear, conv
+    """The page's own `matched_pair` (its `equivalence` section, which needs `setup` and
+    `shapes`): a Linear and a Conv1d(kernel_size=1) that compute the same function."""
+    with contextlib.redirect_stdout(io.StringIO()):  # the sections' own prints
+        page = sections_module(PAGE_SNIPPET, "setup", "shapes", "equivalence")
+    return page.matched_pair(in_features, out_features)
 
 
 def time_pair(

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import sys
 import types
 import warnings
 from dataclasses import dataclass
@@ -36,9 +35,9 @@ import torch
 from torch.utils.benchmark import Timer
 from torch.utils.data import DataLoader
 
-from docverify.embeds import read_sections
 from docverify.machine import describe_machine
 from docverify.paths import GENERATED_DIR, REPO_ROOT
+from docverify.snippets import sections_module
 
 OUTPUT = GENERATED_DIR / "data" / "num_workers.txt"
 SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"
@@ -53,18 +52,7 @@ def load_pipeline(snippet: Path = PIPELINE_SNIPPET) -> types.ModuleType:
 
     Registered in sys.modules, so that its classes pickle by reference for workers.
     """
-    source = snippet.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    module = types.ModuleType("num_workers_pipeline")
-    module.__file__ = str(snippet)
-    sys.modules[module.__name__] = module
-    for section in read_sections(snippet, source):
-        if section.name in ("setup", "pipeline"):
-            body = lines[section.start_line : section.end_line - 1]
-            # Leading blank lines keep the snippet's line numbers in tracebacks.
-            code = "\n" * section.start_line + "\n".join(body)
-            exec(compile(code, str(snippet), "exec"), module.__dict__)
-    return module
+    return sections_module(snippet, "setup", "pipeline", module_name="num_workers_pipeline")
 
 
 # --- the committed results, and the summary the page's prose embeds -------------------------

@@ -9,34 +9,19 @@ and try the helpers on cases the pages do not show.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 import torch
 from torch import nn
 
-from docverify.embeds import SECTION_MARKER, read_sections
 from docverify.paths import REPO_ROOT
+from docverify.snippets import sections_module
 
 
 def _sections(path: Path, *names: str) -> dict:
     """Run the named sections of a snippet file, in order, in a fresh namespace."""
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    found = {s.name: s for s in read_sections(path, source)}
-    namespace: dict = {"__name__": f"page_{path.stem}"}
-    for name in names:
-        section = found[name]
-        body = [
-            line
-            for line in lines[section.start_line : section.end_line - 1]
-            if not SECTION_MARKER.search(line)
-        ]
-        code = textwrap.dedent("\n".join(body))
-        # dont_inherit: run it as the page shows it, without this file's `from __future__` flags
-        exec(compile(code, f"{path}:{name}", "exec", dont_inherit=True), namespace)  # noqa: S102
-    return namespace
+    return vars(sections_module(path, *names))
 
 
 @pytest.fixture(scope="module")

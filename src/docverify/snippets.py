@@ -21,6 +21,9 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import sys
+import textwrap
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,3 +124,28 @@ def _read_directives(path: Path, source: str) -> dict[str, str]:
             raise SnippetFormatError(f"{path}:{lineno}: directive `{match['key']}` given twice")
         directives[match["key"]] = match["value"]
     return directives
+
+
+def sections_module(path: Path, *names: str, module_name: str | None = None) -> types.ModuleType:
+    """Run the named sections of a snippet file, in the order given, as one fresh module.
+
+    For code outside the page that must use exactly what the page shows (a benchmark
+    timing the page's pipeline, a test of a helper the page defines). Each section runs
+    dedented, compiled under the snippet's path with its own line numbers, so
+    tracebacks point at the snippet. With `module_name` the module is registered in
+    sys.modules, so that classes it defines pickle by reference (DataLoader workers).
+    """
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    found = {s.name: s for s in read_sections(path, source)}
+    module = types.ModuleType(module_name or f"sections_of_{path.stem}")
+    module.__file__ = str(path)
+    if module_name:
+        sys.modules[module_name] = module
+    for name in names:
+        section = found[name]
+        body = textwrap.dedent("\n".join(lines[section.start_line : section.end_line - 1]))
+        code = "\n" * section.start_line + body  # keep the snippet's line numbers
+        # dont_inherit: run as the page shows it, without the caller's `from __future__` flags
+        exec(compile(code, str(path), "exec", dont_inherit=True), module.__dict__)  # noqa: S102
+    return module
