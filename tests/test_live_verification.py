@@ -6,6 +6,7 @@ raising line, a crash, a changed helper module, an edit after the report.
 
 from __future__ import annotations
 
+import gc
 import html
 import json
 import logging
@@ -308,11 +309,13 @@ def test_a_worker_that_cannot_start_turns_live_verification_off(
     write(tmp_path / "snippets/d/x.py", STALE)
     live_session = session(tmp_path, live.Worker(tmp_path))  # no tests/harness there
     live_session.worker.start()
+    live_session.worker._proc.wait()  # dead before the first check: the check starts it again
     with caplog.at_level(logging.INFO, logger="mkdocs.live_verification"):
         assert live_session.verify(["snippets/d/x.py"]) == []
     assert not live_session.enabled
     assert "Live verification is off from now on" in caplog.text
     assert live_session.annotate("docs/d/x.md", '# X\n\n```python\n--8<-- "snippets/d/x.py"\n```\n')
+    gc.collect()  # a dead worker's pipes left open would warn now (ResourceWarning), not later
 
 
 def test_the_hooks_do_not_import_torch() -> None:

@@ -13,7 +13,9 @@ tests/test_page_programs.py.
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,28 @@ def test_each_content_page_has_a_search_case(request: pytest.FixtureRequest) -> 
         if page.removeprefix("docs/").removesuffix(".md") not in searched
     ]
     assert not missing, f"add a query for each to tests/search_cases.yaml: {missing}"
+
+
+def shadowed_modules(snippet_paths: list[Path]) -> list[str]:
+    """Snippet files named like a module Python could import instead.
+
+    `python page.py` puts the script's folder first on sys.path, so a download
+    named `cuda.py` is what `import torch` finds for NVIDIA's `cuda` package.
+    """
+    clashes = []
+    for path in snippet_paths:
+        name = path.stem
+        if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
+            clashes.append(f"{path}: `{name}` is also an importable module; rename the page")
+    return clashes
+
+
+def test_no_snippet_or_download_shadows_an_importable_module(
+    request: pytest.FixtureRequest,
+) -> None:
+    snippets = sorted((request.config.rootpath / "snippets").rglob("*.py"))
+    assert not shadowed_modules(snippets), "\n".join(shadowed_modules(snippets))
+    assert shadowed_modules([Path("snippets/tensors/cuda.py"), Path("snippets/x/json.py")]) == [
+        "snippets/tensors/cuda.py: `cuda` is also an importable module; rename the page",
+        "snippets/x/json.py: `json` is also an importable module; rename the page",
+    ]

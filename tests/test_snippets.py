@@ -63,8 +63,31 @@ def test_snippet(
         result = run_launched(snippet, device, tmp_path)
         assert result.returncode == 0, f"{snippet.rel} failed under torchrun:\n{result.output}"
         records: list[PrintRecord] = result.records.get(0, [])
+        # A page shows one stream of `#>` lines, rank 0's; a reader running torchrun
+        # sees every rank's prints, interleaved.
+        others = [
+            f"rank {rank}, line {r.line}"
+            for rank in sorted(result.records)
+            if rank
+            for r in result.records[rank]
+        ]
+        if others:
+            pytest.fail(
+                f"{snippet.rel}: only rank 0 may print (guard with `if rank == 0:`), "
+                f"but prints came from: {', '.join(others)}",
+                pytrace=False,
+            )
     else:
         records = run_in_process(snippet, device, tmp_path)
+
+    # A `#>` line cannot show trailing whitespace, so a reader comparing what the
+    # script printed with the page would find lines that differ.
+    trailing = sorted({r.line for r in records if any(t != t.rstrip() for t in r.text.split("\n"))})
+    if trailing:
+        lines = ", ".join(f"{snippet.rel}:{line}" for line in trailing)
+        pytest.fail(
+            f"printed lines end in whitespace, which `#>` lines cannot show: {lines}", pytrace=False
+        )
 
     expected = expected_source(snippet.source, snippet.path, records)
     if request.config.getoption("update_examples"):

@@ -187,8 +187,8 @@ if rank == 0:
         #> async_op False
     print("group.WORLD is the default group:", dist.get_world_size(dist.group.WORLD) == world_size)
     #> group.WORLD is the default group: True
-print("returns:", sig.return_annotation)
-#> returns: torch.distributed.distributed_c10d.Work | None
+    print("returns:", sig.return_annotation)
+    #> returns: torch.distributed.distributed_c10d.Work | None
 assert dist.group.WORLD is dist.distributed_c10d._get_default_group()
 t = torch.tensor([float(rank)])
 dist.all_reduce(t, op=dist.ReduceOp(dist.ReduceOp.MAX))  # a ReduceOp built from a RedOpType

@@ -50,8 +50,9 @@ environment_file = root / "environment-setup" / "environment.yml"
 pins = read_pins(environment_file)
 print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages and versions
 #> True 2.14.1 0.29.1
-installed = {name: importlib.metadata.version(name) for name in pins}
-print(installed == pins)  # ... and exactly what this run is using
+reader_stack = ["torch", "torchvision", "einops", "numpy", "matplotlib", "pillow"]  # what the pages import
+installed = {name: importlib.metadata.version(name) for name in reader_stack}
+print(installed == {name: pins[name] for name in reader_stack})  # ... what this run is using
 #> True
 text = environment_file.read_text()
 header, dependencies = text.split("\ndependencies:\n")

@@ -90,7 +90,8 @@ print(result.stderr.splitlines()[-1])
 #> launch.py: error: unrecognized arguments: -u
 lines = result.stderr.splitlines()
 start = next(i for i, line in enumerate(lines) if "FutureWarning" in line)
-print("\n".join([lines[start][lines[start].index("FutureWarning") :], *lines[start + 1 : start + 5]]))
+warning = [lines[start][lines[start].index("FutureWarning") :], *lines[start + 1 : start + 5]]
+print("\n".join(line.rstrip() for line in warning))  # torch ends one line with a space
 #> FutureWarning: The module torch.distributed.launch is deprecated
 #> and will be removed in future. Use torchrun.
 #> Note that --use-env is set by default in torchrun.

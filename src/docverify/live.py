@@ -77,6 +77,7 @@ class Worker:
         self._reader: threading.Thread = threading.Thread()
 
     def start(self) -> None:
+        self.close()  # a previous worker that died: release its pipes before replacing it
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join(

@@ -1,6 +1,6 @@
 """Tensors on a CUDA device: random numbers created there, legacy cuda types, NumPy.
 
-Page: docs/tensors/cuda.md
+Page: docs/tensors/gpu.md
 Checked only where a GPU is present; every claim is an assert, so the file has no
 `#>` lines that could go stale between GPU models.
 """
