@@ -555,3 +555,56 @@ def test_launched_snippet_runs_as_two_processes(tmp_path: Path) -> None:
         0: "rank 0 of 2",
         1: "rank 1 of 2",
     }
+
+
+# --- scheduling: the longest tests first -----------------------------------------------------
+
+
+def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from docverify import verification
+    from harness import scheduling
+
+    def result(snippet: str, seconds: float) -> verification.SnippetResult:
+        return verification.SnippetResult(
+            snippet=snippet,
+            device="cpu",
+            outcome="passed",
+            sections=(),
+            duration_s=seconds,
+            date="2026-01-02",
+            commit="abc1234",
+            torch="2.14.1",
+            python="3.11.7",
+            machine="test",
+            sha256="",
+        )
+
+    for name in ("fast", "slow"):
+        (tmp_path / "snippets" / f"{name}.py").parent.mkdir(exist_ok=True)
+        (tmp_path / "snippets" / f"{name}.py").write_text("x = 1\n")
+    verification.merge_results(
+        [result("snippets/fast.py", 0.1), result("snippets/slow.py", 9.0)],
+        tmp_path / ".reports",
+        root=tmp_path,
+    )
+
+    def item(name: str, snippet: str | None = None, group: bool = False):
+        marks = [pytest.mark.xdist_group("browser").mark] if group else []
+        params = {"snippet": SimpleNamespace(rel=snippet), "device": "cpu"} if snippet else {}
+        return SimpleNamespace(
+            name=name,
+            callspec=SimpleNamespace(params=params) if snippet else None,
+            iter_markers=lambda kind, marks=marks: [m for m in marks if m.name == kind],
+        )
+
+    items = [
+        item("other"),
+        item("fast", "snippets/fast.py"),
+        item("slow", "snippets/slow.py"),
+        item("browser", group=True),
+    ]
+    config = SimpleNamespace(reports_dir=tmp_path / ".reports", rootpath=tmp_path)
+    scheduling.pytest_collection_modifyitems(config, items)
+    assert [i.name for i in items] == ["browser", "slow", "fast", "other"]
