@@ -590,9 +590,9 @@ def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path)
         root=tmp_path,
     )
 
-    def item(name: str, snippet: str | None = None, group: bool = False):
+    def item(name: str, snippet: str | None = None, group: bool = False, timeout: int = 60):
         marks = [pytest.mark.xdist_group("browser").mark] if group else []
-        params = {"snippet": SimpleNamespace(rel=snippet), "device": "cpu"} if snippet else {}
+        params = {"snippet": SimpleNamespace(rel=snippet, timeout_s=timeout), "device": "cpu"}
         return SimpleNamespace(
             name=name,
             callspec=SimpleNamespace(params=params) if snippet else None,
@@ -602,9 +602,10 @@ def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path)
     items = [
         item("other"),
         item("fast", "snippets/fast.py"),
+        item("unreported", "snippets/new.py", timeout=240),  # not in the report yet
         item("slow", "snippets/slow.py"),
         item("browser", group=True),
     ]
     config = SimpleNamespace(reports_dir=tmp_path / ".reports", rootpath=tmp_path)
     scheduling.pytest_collection_modifyitems(config, items)
-    assert [i.name for i in items] == ["browser", "slow", "fast", "other"]
+    assert [i.name for i in items] == ["browser", "unreported", "slow", "fast", "other"]

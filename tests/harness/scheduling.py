@@ -6,8 +6,8 @@ nothing left, and the suite waits for it. This hook moves, before anything
 else, the browser group (one built site and one browser for all its tests) and
 then the snippet cases by how long each took in the last verification report
 (.reports/cpu.json). The order is the same on every worker (xdist requires
-it): each reads the same report at collection. Without a report the order is
-unchanged.
+it): each reads the same report at collection. Without a report (a fresh
+clone), snippets that declare a longer `# timeout:` go first.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from docverify import verification
+from docverify.snippets import DEFAULT_TIMEOUT_S
 
 
 @pytest.hookimpl(trylast=True)
@@ -33,9 +34,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if any(item.iter_markers("xdist_group")):
             return float("inf")
         callspec = getattr(item, "callspec", None)
-        rel = getattr(callspec.params.get("snippet"), "rel", None) if callspec else None
-        if rel is None:  # not a snippet case (tests/test_snippets.py)
+        snippet = callspec.params.get("snippet") if callspec else None
+        if not hasattr(snippet, "rel"):  # not a snippet case (tests/test_snippets.py)
             return 0.0
-        return durations.get((rel, callspec.params.get("device")), 0.0)
+        # Without a report (a fresh clone), a declared `# timeout:` marks the slow ones.
+        guess = snippet.timeout_s / 10 if snippet.timeout_s != DEFAULT_TIMEOUT_S else 0.0
+        return durations.get((snippet.rel, callspec.params.get("device")), guess)
 
     items.sort(key=expected_seconds, reverse=True)  # stable: ties keep collection order
