@@ -73,13 +73,18 @@ def shadowed_modules(snippet_paths: list[Path]) -> list[str]:
     clashes = []
     for path in snippet_paths:
         name = path.stem
-        if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
+        if name.startswith("_"):
+            continue  # a private helper: neither a page nor a download
+        spec = importlib.util.find_spec(name)
+        # A run of the snippet itself (in this process) makes it importable: not a clash.
+        elsewhere = spec is not None and Path(spec.origin or "").resolve() != path.resolve()
+        if name in sys.stdlib_module_names or elsewhere:
             clashes.append(f"{path}: `{name}` is also an importable module; rename the page")
     return clashes
 
 
 def test_no_snippet_or_download_shadows_an_importable_module(
-    request: pytest.FixtureRequest,
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     snippets = sorted((request.config.rootpath / "snippets").rglob("*.py"))
     assert not shadowed_modules(snippets), "\n".join(shadowed_modules(snippets))
@@ -87,3 +92,9 @@ def test_no_snippet_or_download_shadows_an_importable_module(
         "snippets/tensors/cuda.py: `cuda` is also an importable module; rename the page",
         "snippets/x/json.py: `json` is also an importable module; rename the page",
     ]
+    # A snippet that an in-process run has already imported is itself, not a clash.
+    page = tmp_path / "page_already_run.py"
+    page.write_text("x = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("page_already_run")
+    assert shadowed_modules([page]) == []
