@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from docverify import snippets as snippet_file
+from docverify.page_program import program_verified_by
+from docverify.verification import content_sha256
 from harness.output_diffs import output_line_diffs
 from harness.print_capture import PrintRecord, expected_source, output_mismatch
 from harness.run_snippet import run_in_process, run_launched
@@ -94,6 +96,12 @@ def test_snippet(
         if expected != snippet.source:
             snippet.path.write_text(expected, encoding="utf-8")
         return
+    # The page program this run verified, if any (its hash goes into the report).
+    program = program_verified_by(snippet.rel, request.config.rootpath)
+    if program is not None:
+        request.node.user_properties.append(
+            ("page_program_sha256", content_sha256(program.encode()))
+        )
     mismatch = output_mismatch(snippet.rel, snippet.source, expected)
     if mismatch:
         # Read by harness.plugin for `--output-diffs` (runs on another torch, e.g. a GPU machine).
