@@ -563,29 +563,19 @@ def test_launched_snippet_runs_as_two_processes(tmp_path: Path) -> None:
 def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
+    from sample_results import sample_result
+
     from docverify import verification
     from harness import scheduling
-
-    def result(snippet: str, seconds: float) -> verification.SnippetResult:
-        return verification.SnippetResult(
-            snippet=snippet,
-            device="cpu",
-            outcome="passed",
-            sections=(),
-            duration_s=seconds,
-            date="2026-01-02",
-            commit="abc1234",
-            torch="2.14.1",
-            python="3.11.7",
-            machine="test",
-            sha256="",
-        )
 
     for name in ("fast", "slow"):
         (tmp_path / "snippets" / f"{name}.py").parent.mkdir(exist_ok=True)
         (tmp_path / "snippets" / f"{name}.py").write_text("x = 1\n")
     verification.merge_results(
-        [result("snippets/fast.py", 0.1), result("snippets/slow.py", 9.0)],
+        [
+            sample_result("snippets/fast.py", duration_s=0.1),
+            sample_result("snippets/slow.py", duration_s=9.0),
+        ],
         tmp_path / ".reports",
         root=tmp_path,
     )

@@ -20,6 +20,7 @@ from types import SimpleNamespace
 
 import markdown as markdown_lib
 import pytest
+from sample_results import sample_result
 
 from docverify import live, verification
 from docverify.paths import REPO_ROOT
@@ -34,20 +35,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def result(snippet: str, sha256: str, outcome: str = "passed", via: str = "pytest"):
-    return verification.SnippetResult(
-        snippet=snippet,
-        device="cpu",
-        outcome=outcome,
-        sections=("demo",),
-        duration_s=0.1,
-        date="2026-01-02",
-        commit="abc1234",
-        torch="2.14.1",
-        python="3.11.7",
-        machine="test machine",
-        sha256=sha256,
-        via=via,
-    )
+    return sample_result(snippet, sha256=sha256, outcome=outcome, via=via)
 
 
 STALE = """\
@@ -110,11 +98,10 @@ def test_a_recorded_page_program_hash_is_compared_too(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     path = write(tmp_path / rel, STALE)
     program = "print(1 + 1)\n"
-    recorded = verification.SnippetResult(
-        **{
-            **result(rel, verification.file_sha256(path)).__dict__,
-            "page_program_sha256": verification.content_sha256(program.encode()),
-        }
+    recorded = sample_result(
+        rel,
+        sha256=verification.file_sha256(path),
+        page_program_sha256=verification.content_sha256(program.encode()),
     )
     assert verification.is_current(recorded, tmp_path, program)
     assert not verification.is_current(recorded, tmp_path, program + "print(2)\n")

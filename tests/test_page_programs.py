@@ -362,7 +362,7 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
 
 
 def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.FixtureRequest) -> None:
-    from dataclasses import replace
+    from sample_results import sample_result
 
     from docverify import verification
     from docverify.page_program import program_verified_by
@@ -372,20 +372,11 @@ def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.Fixt
     assert reshape == build("docs/tensors/reshape.md", root).source
     # A page that also shows a CUDA-only file: the CPU snippet's run is not its whole program.
     assert program_verified_by("snippets/models/saving.py", root) is None
-    result = verification.SnippetResult(
-        snippet="snippets/tensors/reshape.py",
-        device="cpu",
-        outcome="passed",
-        sections=(),
-        duration_s=0.1,
-        date="2026-01-02",
-        commit="abc1234",
-        torch="2.14.1",
-        python="3.11.7",
-        machine="test",
+    result = sample_result(
+        "snippets/tensors/reshape.py",
         sha256=verification.file_sha256(root / "snippets/tensors/reshape.py") or "",
+        page_program_sha256=verification.content_sha256(reshape.encode()),
     )
-    result = replace(result, page_program_sha256=verification.content_sha256(reshape.encode()))
     assert verification.is_current(result, root, page_program=reshape)
     # The page's blocks reordered: same snippet file, another program, no longer "verified".
     assert not verification.is_current(result, root, page_program=reshape + "\nprint(1)\n")

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from sample_results import sample_result
 
 from docverify import embed_roots, verification
 from docverify.embeds import find_fences
@@ -19,17 +20,11 @@ SNIPPET = "snippets/tensors/reshape.py"
 
 
 def result(outcome: str, device: str = "cpu") -> verification.SnippetResult:
-    return verification.SnippetResult(
-        snippet=SNIPPET,
-        device=device,
+    return sample_result(
+        SNIPPET,
         outcome=outcome,
+        device=device,
         sections=("view",),
-        duration_s=0.1,
-        date="2026-01-02",
-        commit="abc1234",
-        torch="2.14.1",
-        python="3.11.7",
-        machine="test machine",
         sha256=verification.file_sha256(REPO_ROOT / SNIPPET) or "",  # the file as it is now
     )
 
