@@ -68,12 +68,6 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def repo_root(pytestconfig: pytest.Config) -> Path:
-    """The checkout under test (pytest's root directory): take docs/, snippets/ from here."""
-    return pytestconfig.rootpath
-
-
 def cuda_available() -> bool:
     import torch
 
