@@ -16,43 +16,53 @@ import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
+from docverify import languages
 from docverify.embeds import SnippetFormatError
 from docverify.notebook import NOTEBOOK_SUFFIX, notebook_text, page_notebook
 from docverify.page_program import PageProgram, build, fenced_embeds
+from docverify.site_text import text
 
 _H1 = re.compile(r"^# .+$", re.MULTILINE)
 _programs: dict[str, PageProgram] = {}
 
 
 def download_names(src_uri: str) -> tuple[str, str]:
-    """(script, notebook) paths in the site for the page `src_uri` (e.g. tensors/reshape.md)."""
+    """(script, notebook) paths in the site for the page `src_uri` (e.g. tensors/reshape.md).
+
+    A translation gets its own pair (`tensors/reshape.zh.py`, `.zh.ipynb`): the
+    notebook's prose is in its language; the script is the same program.
+    """
     base = src_uri.removesuffix(".md")
     return f"{base}.py", f"{base}{NOTEBOOK_SUFFIX}"
 
 
-def download_line(program: PageProgram) -> str:
+def download_line(program: PageProgram, lang: str = languages.DEFAULT) -> str:
     """The line under the page title, with links relative to the page's Markdown file."""
     script, notebook = download_names(f"{program.stem}.md")
+    # What the reader's browser saves: the English page's name, whatever the language.
+    saved_script, saved_notebook = download_names(languages.source_page(f"{program.stem}.md"))
     how = ""
     if program.launch:
-        how = f" (run it with `{program.run_command(script)}`)"
+        how = text(lang, "download.launch", command=f"`{program.run_command(saved_script)}`")
     elif program.needs_cuda:
-        how = " (needs a CUDA GPU)"
+        how = text(lang, "download.cuda")
+    how = f" ({how})" if how else ""
     return (
         '<p class="page-downloads" markdown>'
-        f'[Download as script (.py)]({script}){{ download="{script}" }}{how} · '
-        f'[Open as notebook (.ipynb)]({notebook}){{ download="{notebook}" }}'
+        f'[{text(lang, "download.script")}]({script}){{ download="{saved_script}" }}{how} · '
+        f'[{text(lang, "download.notebook")}]({notebook}){{ download="{saved_notebook}" }}'
         "</p>"
     )
 
 
-def add_download_line(markdown: str, program: PageProgram) -> str:
+def add_download_line(markdown: str, program: PageProgram, lang: str = languages.DEFAULT) -> str:
     heading = _H1.search(markdown)
     if not heading:
         return markdown
-    line = download_line(program)
+    line = download_line(program, lang)
     return markdown[: heading.end()] + f"\n\n{line}\n" + markdown[heading.end() :]
 
 
@@ -69,12 +79,16 @@ def _generated(config, src_uri: str, content: str) -> File:
     return file
 
 
+# After mkdocs-static-i18n (-100) has chosen this language's pages, so that each
+# language's pages get their own downloads.
+@event_priority(-110)
 def on_files(files, config):
     root = Path(config.config_file_path).resolve().parent
     docs = Path(config.docs_dir).resolve().relative_to(root).as_posix()
     _programs.clear()
     for file in list(files.documentation_pages()):
         page = f"{docs}/{file.src_uri}"
+
         markdown = file.content_string
         if not fenced_embeds(page, markdown):
             continue
@@ -97,4 +111,4 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     program = _programs.get(page.file.src_uri)
-    return add_download_line(markdown, program) if program else markdown
+    return add_download_line(markdown, program, languages.of_build(config)) if program else markdown

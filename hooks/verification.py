@@ -23,8 +23,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from docverify import boxes, embed_roots, verification
+from docverify import boxes, embed_roots, languages, verification
 from docverify.embeds import find_embeds, find_fences, page_blocks
+from docverify.site_text import count, text
 from docverify.snippets import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,6 +99,7 @@ def badge(
     *,
     root: Path = ROOT,
     page_program: str | None = None,
+    lang: str = languages.DEFAULT,
 ) -> str:
     """One line of HTML saying whether `snippet` passed, on which devices, with which torch.
 
@@ -108,47 +110,56 @@ def badge(
     found = {d: reports.get(d, {}).get(snippet) for d in verification.DEVICES}
     recorded = {d: r for d, r in found.items() if r is not None}
     if not recorded:
-        return '<p class="snippet-badge unverified">not verified in this build</p>'
+        return f'<p class="snippet-badge unverified">{text(lang, "badge.none")}</p>'
     runs = {d: r for d, r in recorded.items() if verification.is_current(r, root, page_program)}
     if not runs:
-        return changed_badge(recorded)
+        return changed_badge(recorded, lang)
     failed = [d for d, r in runs.items() if r.outcome != "passed"]
     latest = max(runs.values(), key=lambda r: r.date)
     devices = " + ".join("GPU" if d == "cuda" else "CPU" for d in runs if d not in failed)
     if failed:
         where = ", ".join("GPU" if d == "cuda" else "CPU" for d in failed)
-        text = f"FAILED on {where} · torch {latest.torch} · {latest.date} · {latest.commit}"
+        line = f"{text(lang, 'badge.failed_on', where=where)} · torch {latest.torch} · "
+        line += f"{latest.date} · {latest.commit}"
         css = "failed"
     else:
-        text = f"verified · torch {latest.torch} · {devices} · {latest.date} · {latest.commit}"
+        line = f"{text(lang, 'badge.verified')} · torch {latest.torch} · {devices} · "
+        line += f"{latest.date} · {latest.commit}"
         css = "verified"
     if latest.via != "pytest":
-        text = text.replace(" · ", f" ({latest.via}) · ", 1)
+        line = line.replace(" · ", f" ({latest.via}) · ", 1)
     stale = [d for d in recorded if d not in runs]
     if stale:
-        text += " · " + ", ".join(_DEVICE_NAMES[d] for d in stale) + ": changed since last run"
+        stale_devices = ", ".join(_DEVICE_NAMES[d] for d in stale)
+        line += " · " + text(lang, "badge.stale", devices=stale_devices)
     title = html.escape(f"{latest.machine}; Python {latest.python}", quote=True)
-    return f'<p class="snippet-badge {css}" title="{title}">{html.escape(text)}</p>'
+    return f'<p class="snippet-badge {css}" title="{title}">{html.escape(line)}</p>'
 
 
 _DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
 
 
-def changed_badge(recorded: dict[str, verification.SnippetResult]) -> str:
+def changed_badge(
+    recorded: dict[str, verification.SnippetResult], lang: str = languages.DEFAULT
+) -> str:
     """The file changed since every recorded run: say so, and what the last run was."""
     latest = max(recorded.values(), key=lambda r: r.date)
     failed = [_DEVICE_NAMES[d] for d, r in recorded.items() if r.outcome != "passed"]
-    last = f"last run FAILED on {', '.join(failed)}" if failed else "last verified"
+    last = (
+        text(lang, "badge.last_failed", where=", ".join(failed))
+        if failed
+        else text(lang, "badge.last_verified")
+    )
     devices = " + ".join(_DEVICE_NAMES[d] for d in recorded)
-    text = (
-        f"changed since last verification · {last} · torch {latest.torch} · {devices} "
+    line = (
+        f"{text(lang, 'badge.changed')} · {last} · torch {latest.torch} · {devices} "
         f"· {latest.date} · {latest.commit}"
     )
-    title = html.escape("run `make test` (or save it under `make serve`) to verify it", quote=True)
-    return f'<p class="snippet-badge changed" title="{title}">{html.escape(text)}</p>'
+    title = html.escape(text(lang, "badge.changed_title"), quote=True)
+    return f'<p class="snippet-badge changed" title="{title}">{html.escape(line)}</p>'
 
 
-def add_badges(page: str, markdown: str, reports) -> str:
+def add_badges(page: str, markdown: str, reports, lang: str = languages.DEFAULT) -> str:
     """One badge line under every embedded block: each code block, each bare prose embed.
 
     The badge says the block's kind of check (docverify.embed_roots): the
@@ -165,12 +176,13 @@ def add_badges(page: str, markdown: str, reports) -> str:
             continue  # the embed contract refuses a code block that embeds nothing
         indent = re.match(r"[ \t]*", lines[fence.line - 1]).group(0)
         close_index = fence.line + len(fence.body)  # 0-based index of the closing fence
-        badges = [block_badge(f, reports, page_program=program) for f in files]
+        badges = [block_badge(f, reports, page_program=program, lang=lang) for f in files]
         inserts.append((close_index + 1, indent, badges))
     for line, path, in_fence in page_blocks(page, markdown):
         if not in_fence:  # a generated fragment in the prose: the badge follows it
             indent = re.match(r"[ \t]*", lines[line - 1]).group(0)
-            inserts.append((line, indent, [block_badge(path, reports, page_program=program)]))
+            found = block_badge(path, reports, page_program=program, lang=lang)
+            inserts.append((line, indent, [found]))
     # Bottom-up, so that inserted lines do not move blocks still to visit.
     for at, indent, badges in sorted(inserts, reverse=True):
         lines[at:at] = ["", *(indent + (_nested(b) if indent else b) for b in badges), ""]
@@ -188,21 +200,27 @@ def _code_html(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
-def block_badge(path: str, reports, *, page_program: str | None = None) -> str:
+def block_badge(
+    path: str, reports, *, page_program: str | None = None, lang: str = languages.DEFAULT
+) -> str:
     """The badge line for one embedded file, by the kind of its embed root."""
     root = embed_roots.root_of(path)
     if root is None:  # hooks/snippet_embeds.py has already failed the build
-        return f'<p class="snippet-badge failed">undeclared embed root: {html.escape(path)}</p>'
+        words = text(lang, "badge.undeclared", path=html.escape(path))
+        return f'<p class="snippet-badge failed">{words}</p>'
     if root.kind == embed_roots.RUN:
-        return badge(path, reports, page_program=page_program)
+        return badge(path, reports, page_program=page_program, lang=lang)
+    reason = _code_html(root.reason_in(lang))
     if root.kind == embed_roots.SHOWN:
-        return f'<p class="snippet-badge shown">shown only, not run: {_code_html(root.reason)}</p>'
-    check = f"validated by <code>{html.escape(root.check)}</code>"
+        return f'<p class="snippet-badge shown">{text(lang, "badge.shown", reason=reason)}</p>'
+    check = text(lang, "badge.validated", check=f"<code>{html.escape(root.check)}</code>")
     if any(root.check in device for device in reports.values()):
         # The check is a snippet the suite runs: its latest outcome is in the report.
-        ran = re.match(r'<p class="snippet-badge (\w+)"(.*?)>(.*)</p>$', badge(root.check, reports))
+        ran = badge(root.check, reports, lang=lang)
+        ran = re.match(r'<p class="snippet-badge (\w+)"(.*?)>(.*)</p>$', ran)
         return f'<p class="snippet-badge {ran[1]}"{ran[2]}>{check} · {ran[3]}</p>'
-    return f'<p class="snippet-badge tested">{check}: {_code_html(root.reason)}</p>'
+    separator = "：" if lang == "zh" else ": "
+    return f'<p class="snippet-badge tested">{check}{separator}{reason}</p>'
 
 
 def _page_program(page: str, markdown: str, reports) -> str | None:
@@ -225,30 +243,32 @@ def run_command(snippet: str) -> str:
     return " ".join([*launch, snippet]) if launch else f"python {snippet}"
 
 
-def add_run_instructions(page: str, markdown: str) -> str:
+def add_run_instructions(page: str, markdown: str, lang: str = languages.DEFAULT) -> str:
     embeds, _ = find_embeds(page, markdown)
     snippets = _snippet_scripts(embeds)
     heading = _H1.search(markdown)
     if not snippets or not heading:
         return markdown
+    source = text(lang, "run.source")
     items = " · ".join(
-        f"`{run_command(s)}` ([source]({_source_url}{s}))" if _source_url else f"`{run_command(s)}`"
+        f"`{run_command(s)}` ([{source}]({_source_url}{s}))"
+        if _source_url
+        else f"`{run_command(s)}`"
         for s in snippets
     )
-    note = (
-        f'\n\n<p class="run-it" markdown>▶ Run it yourself: {items}: '
-        "prints exactly the `#>` lines shown on this page.</p>\n"
-    )
+    note = f'\n\n<p class="run-it" markdown>{text(lang, "run.line", items=items)}</p>\n'
     return markdown[: heading.end()] + note + markdown[heading.end() :]
 
 
 # --- generated pages -----------------------------------------------------------------------
 
 
-def page_statements(docs_dir: Path) -> dict[str, tuple[list[str], int]]:
+def page_statements(
+    docs_dir: Path, lang: str = languages.DEFAULT
+) -> dict[str, tuple[list[str], int]]:
     """docs-relative page -> (snippet scripts it embeds, its "Not verified here" boxes)."""
     found = {}
-    for page, markdown in _box_pages(docs_dir):
+    for page, markdown in _box_pages(docs_dir, lang):
         embeds, _ = find_embeds(page, markdown)
         run = embed_roots.RUN
         scripts = sorted(
@@ -260,124 +280,133 @@ def page_statements(docs_dir: Path) -> dict[str, tuple[list[str], int]]:
     return found
 
 
-def verification_table(reports, docs_dir: Path | None = None) -> str:
+def verification_table(reports, docs_dir: Path | None = None, lang: str = languages.DEFAULT) -> str:
     """Per page: how many statements sit in "Not verified here" boxes, and its snippets' runs."""
-    pages = page_statements(docs_dir or ROOT / "docs")
+    pages = page_statements(docs_dir or ROOT / "docs", lang)
     snippets = sorted({s for device in reports.values() for s in device})
-    note = [] if snippets else ["No verification report in this build: run `make test`.", ""]
-    rows = [
-        *note,
-        "| page | not verified here | snippet | sections | CPU | GPU |",
-        "|---|---|---|---|---|---|",
-    ]
+    note = [] if snippets else [text(lang, "table.no_report"), ""]
+    rows = [*note, text(lang, "table.header"), "|---|---|---|---|---|---|"]
 
     def cell(result: verification.SnippetResult | None) -> str:
         if result is None:
-            return "not run"
-        mark = "passed" if result.outcome == "passed" else "**FAILED**"
+            return text(lang, "table.not_run")
+        mark = text(lang, "table.passed" if result.outcome == "passed" else "table.failed")
         if not verification.is_current(result, ROOT):
-            mark += " (file changed since)"
+            mark += text(lang, "table.changed")
         return f"{mark} · {result.date} · {result.duration_s:.2f} s"
 
     def snippet_cells(snippet: str) -> str:
         cpu, gpu = (reports.get(d, {}).get(snippet) for d in verification.DEVICES)
         if cpu is None and gpu is None:
-            return f"`{snippet}` | | not run | not run"
-        sections = ", ".join((cpu or gpu).sections) or "(whole file)"
+            not_run = text(lang, "table.not_run")
+            return f"`{snippet}` | | {not_run} | {not_run}"
+        sections = ", ".join((cpu or gpu).sections) or text(lang, "table.whole_file")
         return f"`{snippet}` | {sections} | {cell(cpu)} | {cell(gpu)}"
 
     for page, (scripts, unverified) in pages.items():
         for i, snippet in enumerate(scripts or [""]):
             first = f"[{page}]({page}) | {unverified}" if i == 0 else " | "
-            cells = snippet_cells(snippet) if snippet else "(no snippet) | | |"
+            cells = snippet_cells(snippet) if snippet else f"{text(lang, 'table.no_snippet')} | | |"
             rows.append(f"| {first} | {cells} |")
     shown = {s for scripts, _ in pages.values() for s in scripts}
     for snippet in (s for s in snippets if s not in shown):
-        rows.append(f"| (no page) | | {snippet_cells(snippet)} |")
+        rows.append(f"| {text(lang, 'table.no_page')} | | {snippet_cells(snippet)} |")
     environments = sorted(
         {
-            f"- **{'GPU' if r.device == 'cuda' else 'CPU'}** run: torch {r.torch}, "
-            f"Python {r.python}, commit `{r.commit}`, {r.machine}"
+            "- "
+            + text(
+                lang,
+                "table.environment",
+                device=_DEVICE_NAMES[r.device],
+                torch=r.torch,
+                python=r.python,
+                commit=r.commit,
+                machine=r.machine,
+            )
             for device in reports.values()
             for r in device.values()
         }
     )
-    return "\n".join([*rows, "", "Environments the latest runs used:", "", *environments])
+    return "\n".join([*rows, "", text(lang, "table.environments"), "", *environments])
 
 
-def roots_table(docs_dir: Path) -> str:
+def roots_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
     """Every embed root with its kind of check and how many blocks the site embeds from it."""
     used: dict[str, int] = {}
     for block in embed_roots.blocks(docs_dir):
         if block.root:
             used[block.root.pattern] = used.get(block.root.pattern, 0) + 1
-    rows = ["| embedded from | kind of check | by | what | blocks |", "|---|---|---|---|---|"]
+    rows = [text(lang, "roots.header"), "|---|---|---|---|---|"]
     for root in embed_roots.ROOTS:
         by = f"`{root.check}`" if root.check else ""
-        kind = embed_roots.KIND_WORDS[root.kind]
-        reason = root.reason.replace("|", "\\|")
+        kind = text(lang, f"kind.{root.kind}")
+        reason = root.reason_in(lang).replace("|", "\\|")
         rows.append(
             f"| `{root.pattern}` | {kind} | {by} | {reason} | {used.get(root.pattern, 0)} |"
         )
     return "\n".join(rows)
 
 
-def _box_pages(docs_dir: Path):
-    """(docs-relative page, markdown) of every page whose boxes count (not the generated ones)."""
-    for md in sorted(docs_dir.rglob("*.md")):
-        page = md.relative_to(docs_dir).as_posix()
+def _box_pages(docs_dir: Path, lang: str = languages.DEFAULT):
+    """(docs-relative English page, its markdown in `lang`) of every page whose boxes count.
+
+    Not the Errata page, which repeats the corrections. Links use the English
+    page's name: mkdocs-static-i18n points them at the same language's twin.
+    """
+    for page, path in languages.pages_in(docs_dir, lang):
         if page != "errata.md":
-            yield page, md.read_text(encoding="utf-8")
+            yield page, path.read_text(encoding="utf-8")
 
 
-def corrections(docs_dir: Path) -> list[tuple[str, str, str]]:
+def corrections(docs_dir: Path, lang: str = languages.DEFAULT) -> list[tuple[str, str, str]]:
     """(page, title, 原文 quote) for every Correction box, in page order (not caveats)."""
     return [
         (page, box.title or "", boxes.quote_prefix(box.first_paragraph))
-        for page, markdown in _box_pages(docs_dir)
+        for page, markdown in _box_pages(docs_dir, lang)
         for box in boxes.find_boxes(page, markdown)
         if box.kind == boxes.CORRECTION
     ]
 
 
-def box_counts(docs_dir: Path) -> dict[str, int]:
+def box_counts(docs_dir: Path, lang: str = languages.DEFAULT) -> dict[str, int]:
     """How many boxes of each kind (correction, caveat, unverified) the site has."""
     total = {kind: 0 for kind in boxes.TITLE_PREFIX}
-    for _, markdown in _box_pages(docs_dir):
+    for _, markdown in _box_pages(docs_dir, lang):
         for kind, n in boxes.count_boxes(markdown).items():
             total[kind] += n
     return total
 
 
-def box_count_sentence(docs_dir: Path) -> str:
+def box_count_sentence(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
     """The Errata page's counts of each kind of box, computed at build time."""
-    n = box_counts(docs_dir)
-
-    def many(count: int, one: str, several: str) -> str:
-        return f"{count} {one if count == 1 else several}"
-
-    return (
-        f"This build finds {many(n[boxes.CORRECTION], 'Correction box', 'Correction boxes')} "
-        "(the notes were wrong or outdated: listed below), "
-        f"{many(n[boxes.CAVEAT], 'Caveat box', 'Caveat boxes')} "
-        "(the notes were right but incomplete: not errata, they stay on their pages) and "
-        f"{many(n[boxes.UNVERIFIED], '“Not verified here” box', '“Not verified here” boxes')} "
-        "(statements this machine cannot check; the [Verification](verification.md) page "
-        "counts them per page)."
+    n = box_counts(docs_dir, lang)
+    return text(
+        lang,
+        "errata.counts",
+        corrections=count(lang, "errata.correction", n[boxes.CORRECTION]),
+        caveats=count(lang, "errata.caveat", n[boxes.CAVEAT]),
+        unverified=count(lang, "errata.unverified", n[boxes.UNVERIFIED]),
     )
 
 
-def errata_list(docs_dir: Path) -> str:
-    items = corrections(docs_dir)
-    lines = [box_count_sentence(docs_dir), ""]
+def errata_list(
+    docs_dir: Path, lang: str = languages.DEFAULT, titles: dict[str, str] | None = None
+) -> str:
+    """Every correction, under its section's title (`titles`: folder -> title in `lang`)."""
+    items = corrections(docs_dir, lang)
+    lines = [box_count_sentence(docs_dir, lang), ""]
     if not items:
-        return "\n".join([*lines, "No corrections yet."])
+        return "\n".join([*lines, text(lang, "errata.none")])
+    titles = _section_titles if titles is None else titles
     section = None
     for page, title, body in items:
-        folder = page.split("/")[0] if "/" in page else "Home"
+        folder = page.split("/")[0] if "/" in page else ""
         if folder != section:
             section = folder
-            lines += ["", f"## {_section_titles.get(folder, folder.capitalize())}", ""]
+            heading = (
+                titles.get(folder, folder.capitalize()) if folder else text(lang, "errata.home")
+            )
+            lines += ["", f"## {heading}", ""]
         lines.append(f"- **[{title}]({page})**  \n  {body}")
     return "\n".join(lines)
 
@@ -387,19 +416,29 @@ def errata_list(docs_dir: Path) -> str:
 
 def on_page_markdown(markdown, page, config, files):
     src = page.file.src_uri
+    lang = languages.of_build(config)
+    docs_dir = Path(config["docs_dir"])
     if VERIFICATION_MARKER in markdown:
         markdown = markdown.replace(
-            VERIFICATION_MARKER, verification_table(_reports, Path(config["docs_dir"]))
+            VERIFICATION_MARKER, verification_table(_reports, docs_dir, lang)
         )
     if ERRATA_MARKER in markdown:
-        markdown = markdown.replace(ERRATA_MARKER, errata_list(Path(config["docs_dir"])))
+        titles = {folder: _translated(config, title) for folder, title in _section_titles.items()}
+        markdown = markdown.replace(ERRATA_MARKER, errata_list(docs_dir, lang, titles))
     if HEADLINE_MARKER in markdown:
-        found = embed_roots.blocks(Path(config["docs_dir"]))
-        markdown = markdown.replace(HEADLINE_MARKER, embed_roots.headline(found))
+        found = embed_roots.blocks(docs_dir)
+        markdown = markdown.replace(HEADLINE_MARKER, embed_roots.headline(found, lang))
     if ROOTS_MARKER in markdown:
-        markdown = markdown.replace(ROOTS_MARKER, roots_table(Path(config["docs_dir"])))
-    markdown = add_run_instructions(f"docs/{src}", markdown)
-    return add_badges(f"docs/{src}", markdown, _reports)
+        markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
+    markdown = add_run_instructions(f"docs/{src}", markdown, lang)
+    return add_badges(f"docs/{src}", markdown, _reports, lang)
+
+
+def _translated(config, nav_title: str) -> str:
+    """A nav title in the language being built (mkdocs-static-i18n's nav_translations)."""
+    i18n = config.plugins.get("i18n")
+    language = i18n.current_language_config if i18n else None
+    return ((language and language.nav_translations) or {}).get(nav_title, nav_title)
 
 
 def on_post_page(output, page, config):

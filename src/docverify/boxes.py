@@ -15,6 +15,8 @@ tests/test_docs_contract.py and counted on the Errata and Verification pages:
   whitespace ignored: line wrapping and indentation may differ, words may not.
 - A "Not verified here" body says why and what was checked instead, with the
   labels `Why:` and `Checked instead:` (bold or not), each followed by text.
+- On a 简体中文 page (`x.zh.md`) the titles start with 更正： / 补充说明： /
+  此处未验证：, the labels are 原因： and 改为检查：, and the quotes are the same.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from docverify.languages import language_of
 from docverify.paths import REPO_ROOT
 
 CORRECTION = "correction"
@@ -35,6 +38,13 @@ TITLE_PREFIX = {
     CAVEAT: "Caveat: ",
     UNVERIFIED: "Not verified here: ",
 }
+# The same boxes on the 简体中文 pages (`x.zh.md`, docverify.languages).
+TITLE_PREFIXES = {
+    "en": TITLE_PREFIX,
+    "zh": {CORRECTION: "更正：", CAVEAT: "补充说明：", UNVERIFIED: "此处未验证："},
+}
+# A "Not verified here" box's two labels: why, and what was checked instead.
+UNVERIFIED_LABELS = {"en": ("Why:", "Checked instead:"), "zh": ("原因：", "改为检查：")}
 # Material's own admonition types (and aliases): allowed, but not counted.
 MATERIAL_TYPES = frozenset(
     [
@@ -78,8 +88,11 @@ _OPEN = re.compile(
 _QUOTE_LABEL = re.compile(r"^原文[:：]\s*")
 _ELLIPSIS = re.compile(r"\.\.\.|…")
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
-_WHY = re.compile(r"(?:\*\*)?Why:(?:\*\*)?\s*\S")
-_INSTEAD = re.compile(r"(?:\*\*)?Checked instead:(?:\*\*)?\s*\S")
+
+
+def _label(text: str) -> re.Pattern[str]:
+    """A label, bold or not, followed by text."""
+    return re.compile(rf"(?:\*\*)?{re.escape(text)}(?:\*\*)?\s*\S")
 
 
 @dataclass(frozen=True)
@@ -229,6 +242,7 @@ def quote_in_seeds(quote: str, seeds: dict[str, str]) -> bool:
 def box_problems(page: str, markdown: str) -> list[str]:
     """Everything wrong with the form of the page's boxes, naming page:line."""
     problems = []
+    lang = language_of(page)
     for box in find_boxes(page, markdown):
         if box.kind not in TITLE_PREFIX:
             if box.kind not in MATERIAL_TYPES:
@@ -237,20 +251,17 @@ def box_problems(page: str, markdown: str) -> list[str]:
                     f"unverified or one of Material's types"
                 )
             continue
-        prefix = TITLE_PREFIX[box.kind]
+        prefix = TITLE_PREFIXES[lang][box.kind]
         title = box.title or ""
         if not title.startswith(prefix) or not title[len(prefix) :].strip():
             problems.append(f'{box.where}: a {box.kind} box is titled "{prefix}<short>"')
         if box.kind == UNVERIFIED:
-            missing = [
-                label
-                for label, pattern in (("Why:", _WHY), ("Checked instead:", _INSTEAD))
-                if not pattern.search(box.text)
-            ]
+            why, instead = UNVERIFIED_LABELS[lang]
+            missing = [label for label in (why, instead) if not _label(label).search(box.text)]
             if missing:
                 problems.append(
-                    f"{box.where}: a Not verified here box says `Why:` it cannot be checked "
-                    f"here and what was `Checked instead:`; missing {', '.join(missing)}"
+                    f"{box.where}: a {prefix.strip()} box says `{why}` it cannot be checked "
+                    f"here and what was `{instead}`; missing {', '.join(missing)}"
                 )
             continue
         found = quotes(box.first_paragraph)

@@ -35,12 +35,6 @@ RUN = "run"
 TESTED = "tested"
 SHOWN = "shown"
 
-KIND_WORDS = {
-    RUN: "run, outputs compared",
-    TESTED: "validated by a named test",
-    SHOWN: "shown only",
-}
-
 
 @dataclass(frozen=True)
 class EmbedRoot:
@@ -48,6 +42,10 @@ class EmbedRoot:
     kind: str  # RUN, TESTED or SHOWN
     check: str = ""  # RUN and TESTED: the test file or snippet script that checks it
     reason: str = ""  # SHOWN: why nothing checks it (shown on the page); else what is checked
+    reason_zh: str = ""  # the same, on the 简体中文 pages
+
+    def reason_in(self, lang: str) -> str:
+        return self.reason_zh if lang == "zh" and self.reason_zh else self.reason
 
     def matches(self, path: str) -> bool:
         return _glob_regex(self.pattern).fullmatch(path) is not None
@@ -59,69 +57,81 @@ ROOTS: tuple[EmbedRoot, ...] = (
         RUN,
         check="tests/test_snippets.py",
         reason="every `#>` line compared with what the script printed; asserts hold",
+        reason_zh="每一行 `#>` 都与脚本的实际输出比对；断言全部成立",
     ),
     EmbedRoot(
         "environment-setup/*.yml",
         TESTED,
         check="tests/test_environment_files.py",
         reason="pins equal requirements.txt; conda accepts the file where conda is installed",
+        reason_zh="版本固定与 requirements.txt 一致；在装有 conda 的机器上 conda 接受此文件",
     ),
     EmbedRoot(
         "environment-setup/*.condarc",
         TESTED,
         check="tests/test_environment_files.py",
         reason="valid YAML",
+        reason_zh="合法的 YAML",
     ),
     EmbedRoot(
         ".run/*.run.xml",
         TESTED,
         check="snippets/environment/pycharm.py",
         reason="parsed as PyCharm would, and the command it implies run with both processes",
+        reason_zh="按 PyCharm 的方式解析，并用两个进程实际运行它对应的命令",
     ),
     EmbedRoot(
         "docs/distributed/launch_commands.sh",
         TESTED,
         check="snippets/distributed/launching.py",
         reason="each command line parsed by the launcher it names",
+        reason_zh="每条命令行都由它所指定的启动器解析",
     ),
     EmbedRoot(
         "docs/assets/generated/models/conv1d_linear_summary.md",
         TESTED,
         check="tests/test_benchmark_conv1d_linear.py",
         reason="re-rendered from the committed benchmark table and compared; verdicts asserted",
+        reason_zh="由已提交的基准测试表格重新生成并比对；结论用断言检查",
     ),
     EmbedRoot(
         "docs/assets/generated/data/num_workers_summary.md",
         TESTED,
         check="tests/test_benchmark_num_workers.py",
         reason="re-rendered from the committed benchmark table and compared; verdicts asserted",
+        reason_zh="由已提交的基准测试表格重新生成并比对；结论用断言检查",
     ),
     EmbedRoot(
         "benchmarks/*.py",
         SHOWN,
         reason="a benchmark: it runs under its `make bench-*` target, outside the test suite",
+        reason_zh="基准测试：在测试套件之外由对应的 `make bench-*` 目标运行",
     ),
     EmbedRoot(
         "docs/assets/generated/data/num_workers.txt",
         SHOWN,
         reason="the committed output of `make bench-num-workers`, a benchmark outside the suite",
+        reason_zh="`make bench-num-workers`（测试套件之外的基准测试）已提交的输出",
     ),
     EmbedRoot(
         "docs/assets/generated/models/conv1d_linear_table.txt",
         SHOWN,
         reason="the committed output of `make bench-conv1d-linear`, a benchmark outside the suite",
+        reason_zh="`make bench-conv1d-linear`（测试套件之外的基准测试）已提交的输出",
     ),
     EmbedRoot(
         "snippets/models/torchstat_try.sh",
         SHOWN,
         reason="installs torchstat from PyPI into a throw-away environment: "
         "the suite has no network",
+        reason_zh="从 PyPI 把 torchstat 安装到一次性环境中：测试套件没有网络",
     ),
     EmbedRoot(
         "docs/assets/generated/models/torchstat_output.txt",
         TESTED,
         check="tests/test_models_torchstat.py",
         reason="versions and errors it cites, and its conv1 row against the page's count",
+        reason_zh="它引用的版本与报错，以及它的 conv1 一行与本页的计数比对",
     ),
 )
 
@@ -182,9 +192,10 @@ class EmbeddedBlock:
 def blocks(docs_dir: Path, roots: tuple[EmbedRoot, ...] = ROOTS) -> list[EmbeddedBlock]:
     """Every embedded block on the site: one per code block, one per bare prose embed."""
     from docverify.embeds import page_blocks
+    from docverify.languages import source_pages
 
     found = []
-    for md in sorted(docs_dir.rglob("*.md")):
+    for md in source_pages(docs_dir):  # the translations embed exactly the same blocks
         page = md.relative_to(docs_dir).as_posix()
         for line, path, in_fence in page_blocks(page, md.read_text(encoding="utf-8")):
             found.append(EmbeddedBlock(page, line, path, in_fence, root_of(path, roots)))
@@ -202,25 +213,34 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def headline(found: list[EmbeddedBlock]) -> str:
+def headline(found: list[EmbeddedBlock], lang: str = "en") -> str:
     """The site's summary claim, counted: 'N code blocks: X run with outputs compared, ...'."""
+    from docverify.site_text import count, text
+
     code, prose = counts(found)
-    total = sum(code.values())
-    sentence = (
-        f"{_plural(total, 'code block')} on this site: "
-        f"{code[RUN]} run with their outputs compared, "
-        f"{code[TESTED]} validated by a named test, "
-        f"{code[SHOWN]} shown only (each says why)"
+    sentence = text(
+        lang,
+        "headline.blocks",
+        total=count(lang, "headline.block", sum(code.values())),
+        run=code[RUN],
+        tested=code[TESTED],
+        shown=code[SHOWN],
     )
     if code["undeclared"]:
-        sentence += f", {code['undeclared']} from an undeclared root"
-    sentence += "."
+        sentence += text(lang, "headline.undeclared", n=code["undeclared"])
+    sentence += text(lang, "headline.end")
     fragments = sum(prose.values())
     if fragments:
-        parts = [f"{prose[k]} {KIND_WORDS[k]}" for k in (RUN, TESTED, SHOWN) if prose[k]]
-        sentence += (
-            f" {_plural(fragments, 'generated fragment')} in the prose "
-            f"(benchmark tables): {', '.join(parts)}."
+        parts = [
+            text(lang, "headline.part", n=prose[k], kind=text(lang, f"kind.{k}"))
+            for k in (RUN, TESTED, SHOWN)
+            if prose[k]
+        ]
+        sentence += text(
+            lang,
+            "headline.fragments",
+            fragments=count(lang, "headline.fragment", fragments),
+            parts=("、" if lang == "zh" else ", ").join(parts),
         )
     return sentence
 

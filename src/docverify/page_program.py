@@ -31,6 +31,7 @@ from docverify.embeds import (
     find_fences,
     read_sections,
 )
+from docverify.languages import source_pages
 from docverify.snippets import SnippetFile, load
 
 
@@ -219,9 +220,12 @@ def build(page: str | Path, root: Path, markdown: str | None = None) -> PageProg
 
 
 def content_pages(root: Path) -> list[str]:
-    """Every page under docs/ that shows Python code, as docs/<section>/<page>.md."""
+    """Every English page under docs/ that shows Python code, as docs/<section>/<page>.md.
+
+    (Its translation shows the same program: tests/test_translations.py.)
+    """
     pages = []
-    for md in sorted((root / "docs").rglob("*.md")):
+    for md in source_pages(root / "docs"):
         page = md.relative_to(root).as_posix()
         if fenced_embeds(page, md.read_text(encoding="utf-8")):
             pages.append(page)

@@ -1,0 +1,149 @@
+"""Every sentence the build writes into pages, in each of the site's languages.
+
+The hooks (badges, run lines, downloads, the Errata and Verification pages,
+the home page's headline) take their words from here, so that the 简体中文
+edition is complete: tests/test_translations.py fails on a key missing in a
+language or on fields that differ between languages.
+"""
+
+from __future__ import annotations
+
+from docverify.languages import DEFAULT
+
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        # badges under code blocks
+        "badge.none": "not verified in this build",
+        "badge.verified": "verified",
+        "badge.failed_on": "FAILED on {where}",
+        "badge.changed": "changed since last verification",
+        "badge.last_failed": "last run FAILED on {where}",
+        "badge.last_verified": "last verified",
+        "badge.stale": "{devices}: changed since last run",
+        "badge.changed_title": "run `make test` (or save it under `make serve`) to verify it",
+        "badge.shown": "shown only, not run: {reason}",
+        "badge.validated": "validated by {check}",
+        "badge.undeclared": "undeclared embed root: {path}",
+        # under the page title
+        "run.line": "▶ Run it yourself: {items}: prints exactly the `#>` lines shown on this page.",
+        "run.source": "source",
+        "download.script": "Download as script (.py)",
+        "download.notebook": "Open as notebook (.ipynb)",
+        "download.launch": "run it with {command}",
+        "download.cuda": "needs a CUDA GPU",
+        # the Verification page
+        "table.no_report": "No verification report in this build: run `make test`.",
+        "table.header": "| page | not verified here | snippet | sections | CPU | GPU |",
+        "table.not_run": "not run",
+        "table.passed": "passed",
+        "table.failed": "**FAILED**",
+        "table.changed": " (file changed since)",
+        "table.whole_file": "(whole file)",
+        "table.no_snippet": "(no snippet)",
+        "table.no_page": "(no page)",
+        "table.environments": "Environments the latest runs used:",
+        "table.environment": "**{device}** run: torch {torch}, Python {python}, commit `{commit}`, {machine}",
+        "roots.header": "| embedded from | kind of check | by | what | blocks |",
+        # the Errata page
+        "errata.counts": (
+            "This build finds {corrections} (the notes were wrong or outdated: listed below), "
+            "{caveats} (the notes were right but incomplete: not errata, they stay on their "
+            "pages) and {unverified} (statements this machine cannot check; the "
+            "[Verification](verification.md) page counts them per page)."
+        ),
+        "errata.correction.one": "{n} Correction box",
+        "errata.correction.many": "{n} Correction boxes",
+        "errata.caveat.one": "{n} Caveat box",
+        "errata.caveat.many": "{n} Caveat boxes",
+        "errata.unverified.one": "{n} “Not verified here” box",
+        "errata.unverified.many": "{n} “Not verified here” boxes",
+        "errata.none": "No corrections yet.",
+        "errata.home": "Home",
+        # the home page's headline (docverify.embed_roots.headline)
+        "headline.blocks": (
+            "{total} on this site: {run} run with their outputs compared, "
+            "{tested} validated by a named test, {shown} shown only (each says why)"
+        ),
+        "headline.block.one": "{n} code block",
+        "headline.block.many": "{n} code blocks",
+        "headline.undeclared": ", {n} from an undeclared root",
+        "headline.end": ".",
+        "headline.fragments": " {fragments} in the prose (benchmark tables): {parts}.",
+        "headline.fragment.one": "{n} generated fragment",
+        "headline.fragment.many": "{n} generated fragments",
+        "headline.part": "{n} {kind}",
+        "kind.run": "run, outputs compared",
+        "kind.tested": "validated by a named test",
+        "kind.shown": "shown only",
+    },
+    "zh": {
+        "badge.none": "本次构建未验证",
+        "badge.verified": "已验证",
+        "badge.failed_on": "在 {where} 上失败",
+        "badge.changed": "自上次验证后已修改",
+        "badge.last_failed": "上次运行在 {where} 上失败",
+        "badge.last_verified": "上次已验证",
+        "badge.stale": "{devices}：自上次运行后已修改",
+        "badge.changed_title": "运行 `make test`（或在 `make serve` 下保存文件）来验证它",
+        "badge.shown": "仅展示，未运行：{reason}",
+        "badge.validated": "由 {check} 验证",
+        "badge.undeclared": "未声明的嵌入来源：{path}",
+        "run.line": "▶ 自己运行：{items}：输出与本页显示的 `#>` 行完全一致。",
+        "run.source": "源码",
+        "download.script": "下载为脚本 (.py)",
+        "download.notebook": "以笔记本打开 (.ipynb)",
+        "download.launch": "用 {command} 运行",
+        "download.cuda": "需要 CUDA GPU",
+        "table.no_report": "本次构建没有验证报告：请运行 `make test`。",
+        "table.header": "| 页面 | 此处未验证 | 代码片段 | 代码段 | CPU | GPU |",
+        "table.not_run": "未运行",
+        "table.passed": "通过",
+        "table.failed": "**失败**",
+        "table.changed": "（此后文件已修改）",
+        "table.whole_file": "（整个文件）",
+        "table.no_snippet": "（无代码片段）",
+        "table.no_page": "（无页面）",
+        "table.environments": "最近几次运行所用的环境：",
+        "table.environment": "**{device}** 运行：torch {torch}，Python {python}，提交 `{commit}`，{machine}",
+        "roots.header": "| 嵌入来源 | 检查方式 | 检查者 | 内容 | 代码块数 |",
+        "errata.counts": (
+            "本次构建共找到 {corrections}（原笔记有误或已过时：见下文）、"
+            "{caveats}（原笔记正确但不完整：不算勘误，留在各自页面上）和 "
+            "{unverified}（本机无法检查的陈述；[验证](verification.md)页面按页统计）。"
+        ),
+        "errata.correction.one": "{n} 个“更正”框",
+        "errata.correction.many": "{n} 个“更正”框",
+        "errata.caveat.one": "{n} 个“补充说明”框",
+        "errata.caveat.many": "{n} 个“补充说明”框",
+        "errata.unverified.one": "{n} 个“此处未验证”框",
+        "errata.unverified.many": "{n} 个“此处未验证”框",
+        "errata.none": "暂无更正。",
+        "errata.home": "首页",
+        "headline.blocks": (
+            "本站共有 {total}：{run} 个运行并比对输出，"
+            "{tested} 个由指定测试验证，{shown} 个仅展示（各自注明原因）"
+        ),
+        "headline.block.one": "{n} 个代码块",
+        "headline.block.many": "{n} 个代码块",
+        "headline.undeclared": "，{n} 个来自未声明的来源",
+        "headline.end": "。",
+        "headline.fragments": "正文中另有 {fragments}（基准测试表格）：{parts}。",
+        "headline.fragment.one": "{n} 个生成的片段",
+        "headline.fragment.many": "{n} 个生成的片段",
+        "headline.part": "{n} 个{kind}",
+        "kind.run": "运行并比对输出",
+        "kind.tested": "由指定测试验证",
+        "kind.shown": "仅展示",
+    },
+}
+
+
+def text(lang: str, key: str, **fields: object) -> str:
+    """The sentence `key` in `lang` (English where the language is unknown), fields filled in."""
+    words = TEXT.get(lang, TEXT[DEFAULT])
+    return words[key].format(**fields)
+
+
+def count(lang: str, key: str, n: int) -> str:
+    """'1 Caveat box' / '3 Caveat boxes': `key.one` or `key.many` with n filled in."""
+    return text(lang, f"{key}.{'one' if n == 1 else 'many'}", n=n)
