@@ -6,14 +6,15 @@ Writes, for the page to embed:
   docs/assets/generated/models/conv1d_linear.png         time per call and ratio, per size
   docs/assets/generated/models/conv1d_linear_table.txt   the measured numbers, a Markdown table
   docs/assets/generated/models/conv1d_linear_summary.md  the page's verdicts, rendered from the table
+  docs/assets/generated/models/conv1d_linear_summary.zh.md  the same verdicts in Chinese (zh pages)
 Each size is timed with torch.utils.benchmark in one run (medians of blocked_autorange),
 so the ratios compare the layers under the same conditions. About a minute on 2 cores.
 
 The table is the data of record: the summary is rendered from the table's text
-(`render_summary`), never from the measurements directly, so that
-tests/test_benchmark_conv1d_linear.py can re-render it from the committed table and
-compare. `--summary-only` re-renders the summary from the committed table
-without measuring anything.
+(`render_summary`, in each language of LANGS), never from the measurements directly,
+so that tests/test_benchmark_conv1d_linear.py can re-render it from the committed
+table and compare. `--summary-only` re-renders the summaries from the committed
+table without measuring anything.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 from torch import nn
@@ -206,72 +208,197 @@ def read_table(text: str) -> Table:
 
 # --- the page's verdicts, from the table ------------------------------------------------------
 
+LANGS = ("en", "zh")  # the site's editions: each gets its own summary file
 
-def _times(x: float) -> str:
-    return f"{x:,.0f}×" if x >= 10 else f"{x:.2f}×"
+# The summary's wording per language; render_summary fills in the same numbers and verdicts.
+SUMMARY_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "times": "{}×",
+        "span": "{lo} to {hi}",
+        "list_sep": ", ",
+        "holds": "holds",
+        "does_not_hold": "does not hold",
+        "reverse": "does not hold; it is the reverse",
+        "every_size": "at every size",
+        "some_sizes": "at {k} of {n} sizes",
+        "below": "below",
+        "above": "above",
+        "linear": (
+            '- **"linear\'s time stays about the same as the input grows": {v_linear}.** '
+            "`Linear` took {small_linear} µs at L={small_L} and {large_linear} µs at "
+            "L={large_L}: {linear_growth} the time for {more_rows} the rows."
+        ),
+        "conv": (
+            '- **"conv1d\'s time grows with the input": {v_conv}.** `Conv1d` (contiguous input) '
+            "took {conv_growth} the time for {more_rows} the rows ({small_conv} µs to "
+            "{large_conv} µs). It grew less than `Linear` because small inputs carry a fixed "
+            "cost per call: {small_conv} µs at L={small_L} and {second_conv} µs at L={second_L}, "
+            "{second_growth} the time for {second_rows} the rows."
+        ),
+        "small": (
+            '- **"conv1d(k=1) is faster for small inputs": {v_small}.** At L={small_L} `Conv1d` '
+            "took {small_ratio} the time of `Linear` on a contiguous input, "
+            "{small_permuted_ratio} on the notes' `permute` view."
+        ),
+        "large": (
+            '- **"conv1d is much slower for large inputs": slower {slower_where}, not more so for '
+            "large inputs.** At L={large_L} `Conv1d` took {large_ratio} the time of `Linear` on "
+            "a contiguous input and {large_permuted_ratio} on the notes' `permute` view; over all "
+            "sizes the ratios were {conv_span} (contiguous) and {permuted_span} (`permute` view), "
+            "and the ratio at the largest size was {direction} the one at the smallest."
+        ),
+        "proportional": (
+            "- For large inputs both grow roughly in proportion to the rows: from L={before_L} "
+            "to L={large_L} ({last_rows} the rows) `Linear` took {last_linear_growth} and "
+            "`Conv1d` {last_conv_growth} the time."
+        ),
+        "permuted": (
+            "- `Conv1d` on the **`permute` view** was slower than on a contiguous tensor at "
+            "{permuted_slower} of {sizes} sizes (by {by_span}): a strided input costs extra work."
+        ),
+        "rough": (
+            "The Conv1d / Linear ratio goes up and down with L ({ratios}), so single factors "
+            "from this one run are rough: rely on the directions above, not on the second digit. "
+            "The run used {threads} torch thread{s} ({machine}); {load}"
+        ),
+        "load": "the 1-minute load average was {load_start} at its start and {load_end} at its end.",
+        "no_load": (
+            "it did not record the machine's load, so nothing here says the machine was idle."
+        ),
+    },
+    "zh": {
+        "times": "{} 倍",
+        "span": "{lo} 到 {hi}",
+        "list_sep": "、",
+        "holds": "成立",
+        "does_not_hold": "不成立",
+        "reverse": "不成立，恰恰相反",
+        "every_size": "每个尺寸下都",
+        "some_sizes": "{n} 个尺寸中有 {k} 个",
+        "below": "低于",
+        "above": "高于",
+        "linear": (
+            "- **“改变输入大小时，linear 所需时间基本不变”：{v_linear}。**"
+            "`Linear` 在 L={small_L} 时耗时 {small_linear} µs，在 L={large_L} 时耗时 "
+            "{large_linear} µs：行数是原来的 {more_rows}，耗时是原来的 {linear_growth}。"
+        ),
+        "conv": (
+            "- **“conv1d 的时间会随着输入的增大而增大”：{v_conv}。**对连续输入，行数是原来的 "
+            "{more_rows}时，`Conv1d` 的耗时是原来的 {conv_growth}（从 {small_conv} µs 到 "
+            "{large_conv} µs）。它的增长比 `Linear` 小，因为小输入的每次调用都有固定开销："
+            "L={small_L} 时 {small_conv} µs，L={second_L} 时 {second_conv} µs，行数是原来的 "
+            "{second_rows}，耗时是原来的 {second_growth}。"
+        ),
+        "small": (
+            "- **“输入较小时，conv1d(k=1) 比 linear 计算更快”：{v_small}。**在 L={small_L} 时，"
+            "对连续输入，`Conv1d` 的耗时是 `Linear` 的 {small_ratio}；对笔记中的 `permute` "
+            "视图，是 {small_permuted_ratio}。"
+        ),
+        "large": (
+            "- **“输入很大时，conv1d 比 linear 慢不少”：{slower_where}更慢，但输入大时并没有慢得"
+            "更多。**在 L={large_L} 时，对连续输入，`Conv1d` 的耗时是 `Linear` 的 {large_ratio}，"
+            "对笔记中的 `permute` 视图是 {large_permuted_ratio}；在所有尺寸上，比值的范围分别是 "
+            "{conv_span}（连续输入）和 {permuted_span}（`permute` 视图），最大尺寸下的比值"
+            "{direction}最小尺寸下的比值。"
+        ),
+        "proportional": (
+            "- 对于大输入，两者的耗时都大致与行数成正比：从 L={before_L} 到 L={large_L}（行数是"
+            "原来的 {last_rows}），`Linear` 的耗时是原来的 {last_linear_growth}，`Conv1d` 是原来"
+            "的 {last_conv_growth}。"
+        ),
+        "permuted": (
+            "- {sizes} 个尺寸中有 {permuted_slower} 个，`Conv1d` 作用于 **`permute` 视图**时比"
+            "作用于连续张量时更慢（耗时是后者的 {by_span}）：带步长的输入需要额外的工作。"
+        ),
+        "rough": (
+            "Conv1d / Linear 的比值随 L 忽高忽低（{ratios}），因此这一次运行得出的单个倍数只是"
+            "粗略值：请依据上面的方向，不要依赖数字的第二位。这次运行使用了 {threads} 个 torch "
+            "线程（{machine}）；{load}"
+        ),
+        "load": "运行开始时的 1 分钟平均负载为 {load_start}，结束时为 {load_end}。",
+        "no_load": "运行时没有记录机器的负载，所以这里没有任何内容表明机器当时是空闲的。",
+    },
+}
+SUMMARY_LINES = ("linear", "conv", "small", "large", "proportional", "permuted", None, "rough")
 
 
-def _span(values: list[float]) -> str:
-    return f"{min(values):.2f} to {max(values):.2f}"
+def summary_path(lang: str = "en") -> Path:
+    """Where the summary in `lang` goes: x_summary.md for English, x_summary.<lang>.md otherwise."""
+    return SUMMARY if lang == "en" else SUMMARY.with_suffix(f".{lang}.md")
 
 
-def render_summary(table_text: str) -> str:
-    """The Markdown fragment the page embeds: every number in its verdicts comes from the table."""
+def render_summary(table_text: str, lang: str = "en") -> str:
+    """The Markdown fragment the page embeds: every number in its verdicts comes from the table.
+
+    `lang` picks the wording (SUMMARY_WORDS); the numbers and verdicts are the same in each.
+    """
+    words = SUMMARY_WORDS[lang]
     table = read_table(table_text)
     rows = table.rows
     small, second, before_large, large = rows[0], rows[1], rows[-2], rows[-1]
-    more_rows = large.length // small.length
     linear_growth = large.linear_us / small.linear_us
     conv_growth = large.conv_us / small.conv_us
     slower = [r for r in rows if r.conv_ratio > 1]
-    permuted_slower = [r for r in rows if r.permuted_us > r.conv_us]
-    faster_small = small.conv_ratio < 1
-    lines = [
-        f'- **"linear\'s time stays about the same as the input grows": '
-        f"{'holds' if linear_growth < 2 else 'does not hold'}.** `Linear` took "
-        f"{small.linear_us:,} µs at L={small.length} and {large.linear_us:,} µs at "
-        f"L={large.length}: {_times(linear_growth)} the time for {more_rows:,}× the rows.",
-        f'- **"conv1d\'s time grows with the input": '
-        f"{'holds' if conv_growth >= 2 else 'does not hold'}.** `Conv1d` (contiguous input) "
-        f"took {_times(conv_growth)} the time for {more_rows:,}× the rows "
-        f"({small.conv_us:,} µs to {large.conv_us:,} µs). It grew less than `Linear` because "
-        f"small inputs carry a fixed cost per call: {small.conv_us:,} µs at L={small.length} "
-        f"and {second.conv_us:,} µs at L={second.length}, {_times(second.conv_us / small.conv_us)} "
-        f"the time for {second.length // small.length}× the rows.",
-        f'- **"conv1d(k=1) is faster for small inputs": '
-        f"{'holds' if faster_small else 'does not hold; it is the reverse'}.** At L={small.length} "
-        f"`Conv1d` took {small.conv_ratio:.2f}× the time of `Linear` on a contiguous input, "
-        f"{small.permuted_ratio:.2f}× on the notes' `permute` view.",
-        f'- **"conv1d is much slower for large inputs": slower '
-        f"{'at every size' if len(slower) == len(rows) else f'at {len(slower)} of {len(rows)} sizes'}"
-        f", not more so for large inputs.** At L={large.length} `Conv1d` took "
-        f"{large.conv_ratio:.2f}× the time of `Linear` on a contiguous input and "
-        f"{large.permuted_ratio:.2f}× on the notes' `permute` view; over all sizes the ratios "
-        f"were {_span([r.conv_ratio for r in rows])} (contiguous) and "
-        f"{_span([r.permuted_ratio for r in rows])} (`permute` view), and the ratio at the "
-        f"largest size was {'below' if large.conv_ratio < small.conv_ratio else 'above'} "
-        f"the one at the smallest.",
-        f"- For large inputs both grow roughly in proportion to the rows: from "
-        f"L={before_large.length} to L={large.length} ({large.length // before_large.length}× "
-        f"the rows) `Linear` took {_times(large.linear_us / before_large.linear_us)} and "
-        f"`Conv1d` {_times(large.conv_us / before_large.conv_us)} the time.",
-        f"- `Conv1d` on the **`permute` view** was slower than on a contiguous tensor at "
-        f"{len(permuted_slower)} of {len(rows)} sizes (by "
-        f"{_span([r.permuted_us / r.conv_us for r in rows])}×): a strided input costs "
-        f"extra work.",
-        "",
-        f"The Conv1d / Linear ratio goes up and down with L "
-        f"({', '.join(f'{r.conv_ratio:.2f}' for r in rows)}), so single factors from this one "
-        f"run are rough: rely on the directions above, not on the second digit. The run used "
-        f"{table.threads} torch thread{'s' if table.threads != 1 else ''} "
-        f"({table.machine}); "
-        + (
-            f"the 1-minute load average was {table.load[0]:.2f} at its start and "
-            f"{table.load[1]:.2f} at its end."
-            if table.load
-            else "it did not record the machine's load, so nothing here says the machine was idle."
+
+    def times(x: float) -> str:  # a factor: whole for 10 and more, else two decimals
+        return words["times"].format(f"{x:,.0f}" if x >= 10 else f"{x:.2f}")
+
+    def ratio(x: float) -> str:  # a ratio as the table prints it
+        return words["times"].format(f"{x:.2f}")
+
+    def span(values: list[float]) -> str:
+        return words["span"].format(lo=f"{min(values):.2f}", hi=f"{max(values):.2f}")
+
+    def verdict(holds: bool, otherwise: str = "does_not_hold") -> str:
+        return words["holds" if holds else otherwise]
+
+    facts = {
+        "small_L": small.length,
+        "second_L": second.length,
+        "before_L": before_large.length,
+        "large_L": large.length,
+        "small_linear": f"{small.linear_us:,}",
+        "large_linear": f"{large.linear_us:,}",
+        "small_conv": f"{small.conv_us:,}",
+        "second_conv": f"{second.conv_us:,}",
+        "large_conv": f"{large.conv_us:,}",
+        "more_rows": words["times"].format(f"{large.length // small.length:,}"),
+        "second_rows": words["times"].format(f"{second.length // small.length:,}"),
+        "last_rows": words["times"].format(f"{large.length // before_large.length:,}"),
+        "linear_growth": times(linear_growth),
+        "conv_growth": times(conv_growth),
+        "second_growth": times(second.conv_us / small.conv_us),
+        "last_linear_growth": times(large.linear_us / before_large.linear_us),
+        "last_conv_growth": times(large.conv_us / before_large.conv_us),
+        "v_linear": verdict(linear_growth < 2),
+        "v_conv": verdict(conv_growth >= 2),
+        "v_small": verdict(small.conv_ratio < 1, otherwise="reverse"),
+        "small_ratio": ratio(small.conv_ratio),
+        "small_permuted_ratio": ratio(small.permuted_ratio),
+        "large_ratio": ratio(large.conv_ratio),
+        "large_permuted_ratio": ratio(large.permuted_ratio),
+        "slower_where": (
+            words["every_size"]
+            if len(slower) == len(rows)
+            else words["some_sizes"].format(k=len(slower), n=len(rows))
         ),
-    ]
+        "conv_span": span([r.conv_ratio for r in rows]),
+        "permuted_span": span([r.permuted_ratio for r in rows]),
+        "direction": words["below" if large.conv_ratio < small.conv_ratio else "above"],
+        "permuted_slower": sum(r.permuted_us > r.conv_us for r in rows),
+        "sizes": len(rows),
+        "by_span": words["times"].format(span([r.permuted_us / r.conv_us for r in rows])),
+        "ratios": words["list_sep"].join(f"{r.conv_ratio:.2f}" for r in rows),
+        "threads": table.threads,
+        "s": "s" if table.threads != 1 else "",
+        "machine": table.machine,
+    }
+    facts["load"] = (
+        words["load"].format(load_start=f"{table.load[0]:.2f}", load_end=f"{table.load[1]:.2f}")
+        if table.load
+        else words["no_load"]
+    )
+    lines = [words[key].format(**facts) if key else "" for key in SUMMARY_LINES]
     return "\n".join(lines) + "\n"
 
 
@@ -284,7 +411,7 @@ def main() -> None:
     parser.add_argument(
         "--summary-only",
         action="store_true",
-        help="re-render the summary from the committed table; measure nothing",
+        help="re-render the summaries from the committed table; measure nothing",
     )
     args = parser.parse_args()
     if not args.summary_only:
@@ -302,8 +429,11 @@ def main() -> None:
             encoding="utf-8",
         )
         plot(read_table(TABLE.read_text(encoding="utf-8")).rows, machine)
-    SUMMARY.write_text(render_summary(TABLE.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote {SUMMARY}" + ("" if args.summary_only else f", {TABLE} and the plot"))
+    table = TABLE.read_text(encoding="utf-8")
+    for lang in LANGS:
+        summary_path(lang).write_text(render_summary(table, lang), encoding="utf-8")
+    summaries = " and ".join(str(summary_path(lang)) for lang in LANGS)
+    print(f"wrote {summaries}" + ("" if args.summary_only else f", {TABLE} and the plot"))
 
 
 if __name__ == "__main__":

@@ -431,7 +431,35 @@ def on_page_markdown(markdown, page, config, files):
     if ROOTS_MARKER in markdown:
         markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
     markdown = add_run_instructions(f"docs/{src}", markdown, lang)
-    return add_badges(f"docs/{src}", markdown, _reports, lang)
+    markdown = add_badges(f"docs/{src}", markdown, _reports, lang)
+    return localized_fragments(markdown, lang)
+
+
+def localized_fragments(markdown: str, lang: str, root: Path = ROOT) -> str:
+    """A generated prose fragment in the page's language, where one is generated.
+
+    Both editions embed the same `*_summary.md` (tests/test_translations.py
+    compares embed lines); its renderer also writes `*_summary.zh.md`, and a
+    Chinese page shows that one. The badge above stays the English file's: the
+    same test checks both renderings.
+    """
+    if lang == languages.DEFAULT:
+        return markdown
+
+    def swap(match: re.Match[str]) -> str:
+        translated = languages.twin(match["path"], lang)
+        return (
+            match[0].replace(match["path"], translated)
+            if (root / translated).is_file()
+            else match[0]
+        )
+
+    return _PROSE_FRAGMENT.sub(swap, markdown)
+
+
+_PROSE_FRAGMENT = re.compile(
+    r'^[ \t]*--8<--[ \t]+"(?P<path>docs/assets/generated/[^"]+\.md)"[ \t]*$', re.MULTILINE
+)
 
 
 def _translated(config, nav_title: str) -> str:

@@ -6,7 +6,9 @@ data by a function of the benchmark script. These tests render it again from
 the committed data and compare, check that the page types none of the numbers
 itself, and assert the direction of every verdict the page (and the fragment's
 fixed wording) states, so that a new measurement that contradicts the prose
-fails here instead of being published.
+fails here instead of being published. Each fragment has a Chinese twin
+(<name>_summary.zh.md, for the zh pages) rendered by the same function with
+lang="zh": both are compared, and both must state the asserted verdicts.
 
 The benchmarks themselves are never run here (they are `make bench-*` targets).
 """
@@ -40,6 +42,40 @@ def _benchmark(name: str) -> ModuleType:
 CONV1D_PAGE = REPO_ROOT / "docs/models/conv1d_linear.md"
 CONV1D_TABLE = GENERATED / "models/conv1d_linear_table.txt"
 CONV1D_SUMMARY = GENERATED / "models/conv1d_linear_summary.md"
+# One summary per edition of the site: the zh pages embed the .zh.md twin.
+CONV1D_SUMMARIES = {
+    "en": CONV1D_SUMMARY,
+    "zh": GENERATED / "models/conv1d_linear_summary.zh.md",
+}
+# The verdicts the committed summaries state, in each language's wording; each is asserted
+# against the table in test_conv1d_verdicts_hold_in_the_committed_data.
+CONV1D_VERDICT_WORDS = {
+    "en": [
+        '"linear\'s time stays about the same as the input grows": does not hold.**',
+        '"conv1d\'s time grows with the input": holds.**',
+        '"conv1d(k=1) is faster for small inputs": does not hold; it is the reverse.**',
+        ", not more so for large inputs.**",
+        "the ratio at the largest size was below the one at the smallest.",
+    ],
+    "zh": [
+        "“改变输入大小时，linear 所需时间基本不变”：不成立。**",
+        "“conv1d 的时间会随着输入的增大而增大”：成立。**",
+        "“输入较小时，conv1d(k=1) 比 linear 计算更快”：不成立，恰恰相反。**",
+        "更慢，但输入大时并没有慢得更多。**",
+        "最大尺寸下的比值低于最小尺寸下的比值。",
+    ],
+}
+# The same claims' "holds" wording, which a table contradicting the prose renders.
+CONV1D_HOLDS_WORDS = {
+    "en": [
+        '"linear\'s time stays about the same as the input grows": holds.**',
+        '"conv1d(k=1) is faster for small inputs": holds.**',
+    ],
+    "zh": [
+        "“改变输入大小时，linear 所需时间基本不变”：成立。**",
+        "“输入较小时，conv1d(k=1) 比 linear 计算更快”：成立。**",
+    ],
+}
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +88,31 @@ def table(conv1d):
     return conv1d.read_table(CONV1D_TABLE.read_text(encoding="utf-8"))
 
 
-def test_conv1d_summary_is_rendered_from_the_committed_table(conv1d) -> None:
-    rendered = conv1d.render_summary(CONV1D_TABLE.read_text(encoding="utf-8"))
-    assert CONV1D_SUMMARY.read_text(encoding="utf-8") == rendered, (
-        f"{CONV1D_SUMMARY.relative_to(REPO_ROOT)} is stale: run "
+def test_conv1d_summaries_are_written_for_every_language(conv1d) -> None:
+    # The script writes (and --summary-only re-renders) one summary per language, here.
+    assert tuple(CONV1D_SUMMARIES) == conv1d.LANGS
+    assert {lang: conv1d.summary_path(lang) for lang in conv1d.LANGS} == CONV1D_SUMMARIES
+
+
+@pytest.mark.parametrize("lang", list(CONV1D_SUMMARIES))
+def test_conv1d_summary_is_rendered_from_the_committed_table(conv1d, lang: str) -> None:
+    path = CONV1D_SUMMARIES[lang]
+    rendered = conv1d.render_summary(CONV1D_TABLE.read_text(encoding="utf-8"), lang)
+    assert path.is_file(), f"{path.relative_to(REPO_ROOT)} is missing"
+    assert path.read_text(encoding="utf-8") == rendered, (
+        f"{path.relative_to(REPO_ROOT)} is stale: run "
         "`.venv/bin/python benchmarks/conv1d_linear.py --summary-only`"
     )
+
+
+@pytest.mark.parametrize("lang", list(CONV1D_SUMMARIES))
+def test_conv1d_committed_summary_states_the_asserted_verdicts(lang: str) -> None:
+    path = CONV1D_SUMMARIES[lang]
+    summary = path.read_text(encoding="utf-8")
+    missing = [words for words in CONV1D_VERDICT_WORDS[lang] if words not in summary]
+    assert not missing, f"{path.relative_to(REPO_ROOT)} does not state: {missing}"
+    contradicting = [words for words in CONV1D_HOLDS_WORDS[lang] if words in summary]
+    assert not contradicting, f"{path.relative_to(REPO_ROOT)} states: {contradicting}"
 
 
 def test_conv1d_table_parse_loses_nothing(conv1d, table) -> None:
@@ -128,14 +183,18 @@ def test_conv1d_verdicts_hold_in_the_committed_data(table) -> None:
     assert ratios != sorted(ratios) and ratios != sorted(ratios, reverse=True)
 
 
-def test_conv1d_summary_flags_what_the_data_would_contradict(conv1d) -> None:
-    # The rendered verdict words follow the data: a table where Conv1d wins for small inputs
-    # and Linear stays constant renders "holds" for those claims.
+@pytest.mark.parametrize("lang", list(CONV1D_SUMMARIES))
+def test_conv1d_summary_flags_what_the_data_would_contradict(conv1d, lang: str) -> None:
+    # The rendered verdict words follow the data, in every language: a table where Conv1d
+    # wins for small inputs and Linear stays constant renders "holds" for those claims.
     text = CONV1D_TABLE.read_text(encoding="utf-8")
     flipped = text.replace(
         "| (8, 4, 256) | 171 µs | 495 µs | 511 µs | 2.90 | 2.99 |",
         "| (8, 4, 256) | 124,000 µs | 95 µs | 111 µs | 0.50 | 0.60 |",
     )
-    summary = conv1d.render_summary(flipped)
-    assert 'stays about the same as the input grows": holds' in summary
-    assert 'faster for small inputs": holds' in summary
+    assert flipped != text
+    summary = conv1d.render_summary(flipped, lang)
+    for words in CONV1D_HOLDS_WORDS[lang]:
+        assert words in summary
+    assert CONV1D_VERDICT_WORDS[lang][0] not in summary
+    assert CONV1D_VERDICT_WORDS[lang][2] not in summary

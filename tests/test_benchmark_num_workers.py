@@ -1,9 +1,10 @@
 """docs/data/num_workers.md: benchmark numbers are generated, and every verdict the prose states holds.
 
 - The prose embeds docs/assets/generated/data/num_workers_summary.md with a
-  bare `--8<--` line; the fragment must equal what
-  `benchmarks/num_workers.py:render_summary` renders from the committed
-  table (docs/assets/generated/data/num_workers.txt). Nothing is re-run.
+  bare `--8<--` line (the zh page gets its twin num_workers_summary.zh.md);
+  each fragment must equal what `benchmarks/num_workers.py:render_summary`
+  renders in its language from the committed table
+  (docs/assets/generated/data/num_workers.txt). Nothing is re-run.
 - Each verdict the page states in words ("more workers are not faster", "one
   worker alone is slower than the main process", ...) is asserted against
   the committed table, so a rerun that changes a direction fails here until
@@ -27,9 +28,30 @@ from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 BENCHMARK = REPO_ROOT / "benchmarks" / "num_workers.py"
 TABLE = GENERATED_DIR / "data" / "num_workers.txt"
 SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"
+SUMMARIES = {"en": SUMMARY, "zh": GENERATED_DIR / "data" / "num_workers_summary.zh.md"}
 PAGE = DOCS_DIR / "data" / "num_workers.md"
 
 LOADING, SHORT, LONG = "none (loading only)", "short: 0.3 x load", "long: 3 x load"
+
+# How each language's summary words the verdicts checked in test_summary_states_the_verdicts.
+SUMMARY_WORDS = {
+    "en": {
+        "rows": {
+            LOADING: "- **Loading only",
+            SHORT: "- **Short training step",
+            LONG: "- **Long training step",
+        },
+        "slower than the main process": "1 worker: 1.40 (1.00), slower than the main process",
+        "faster than 1 worker": "faster than 1 worker",
+        "enough": "Fewest workers within 0.03 of the best: {}.",
+    },
+    "zh": {
+        "rows": {LOADING: "- **只加载", SHORT: "- **短训练步骤", LONG: "- **长训练步骤"},
+        "slower than the main process": "1 个 worker：1.40（1.00），比单用主进程更慢",
+        "faster than 1 worker": "比 1 个 worker 更快",
+        "enough": "与最佳值相差不超过 0.03 的最少 worker 数：{}。",
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -97,12 +119,73 @@ def verdict_failures(r) -> list[str]:
     return [name for name, holds in checks.items() if not holds]
 
 
-def test_summary_is_rendered_from_the_committed_table(bench) -> None:
-    rendered = bench.render_summary(TABLE.read_text(encoding="utf-8"))
-    assert SUMMARY.read_text(encoding="utf-8") == rendered, (
-        f"{SUMMARY.relative_to(REPO_ROOT)} is stale: "
+def test_summaries_are_written_for_every_language(bench) -> None:
+    # The script writes (and --summary-only re-renders) one summary per language, here.
+    assert tuple(SUMMARIES) == bench.LANGS
+    assert {lang: bench.summary_path(lang) for lang in bench.LANGS} == SUMMARIES
+
+
+@pytest.mark.parametrize("lang", list(SUMMARIES))
+def test_summary_is_rendered_from_the_committed_table(bench, lang: str) -> None:
+    path = SUMMARIES[lang]
+    rendered = bench.render_summary(TABLE.read_text(encoding="utf-8"), lang)
+    assert path.is_file(), f"{path.relative_to(REPO_ROOT)} is missing"
+    assert path.read_text(encoding="utf-8") == rendered, (
+        f"{path.relative_to(REPO_ROOT)} is stale: "
         "run `.venv/bin/python benchmarks/num_workers.py --summary-only`"
     )
+
+
+def summary_rows(summary: str, lang: str) -> dict[str, str]:
+    """The summary's line for each training step, found by its name in `lang`."""
+    starts = SUMMARY_WORDS[lang]["rows"]
+    rows = {
+        label: [line for line in summary.splitlines() if line.startswith(start)]
+        for label, start in starts.items()
+    }
+    assert all(len(found) == 1 for found in rows.values()), rows
+    return {label: found[0] for label, found in rows.items()}
+
+
+def summary_failures(summary: str, lang: str) -> list[str]:
+    """The verdicts of verdict_failures that the summary in `lang` states in words, checked."""
+    words, rows = SUMMARY_WORDS[lang], summary_rows(summary, lang)
+    checks = {
+        "loading only: 1 worker slower than the main process": words["slower than the main process"]
+        in rows[LOADING],
+        "short step: 2 workers faster than 1": words["faster than 1 worker"] in rows[SHORT],
+        "long step: more workers are not faster than 1": words["faster than 1 worker"]
+        not in rows[LONG],
+        "two workers for the short step": rows[SHORT].endswith(words["enough"].format(2)),
+        "one worker for the long step": rows[LONG].endswith(words["enough"].format(1)),
+    }
+    return [name for name, holds in checks.items() if not holds]
+
+
+@pytest.mark.parametrize("lang", list(SUMMARIES))
+def test_summary_states_the_verdicts(lang: str) -> None:
+    # The committed summary in each language says what the prose's verdicts say.
+    path = SUMMARIES[lang]
+    failures = summary_failures(path.read_text(encoding="utf-8"), lang)
+    assert not failures, f"{path.relative_to(REPO_ROOT)} does not state: {failures}"
+
+
+@pytest.mark.parametrize("lang", list(SUMMARIES))
+def test_summary_words_follow_the_data(bench, lang: str) -> None:
+    # A table in which more workers win with the long step renders words that contradict
+    # the prose, in every language, and the checks above say so.
+    text = TABLE.read_text(encoding="utf-8")
+    doctored = re.sub(
+        r"^long: 3 x load .*$",
+        f"{LONG:<24}" + "".join(f"{v:>11.2f}" for v in (1.0, 0.90, 0.85, 0.76)),
+        text,
+        flags=re.MULTILINE,
+    )
+    assert bench.parse_results(doctored).ratios[LONG] == (1.0, 0.90, 0.85, 0.76)
+    assert summary_failures(bench.render_summary(doctored, lang), lang) == [
+        "long step: more workers are not faster than 1",
+        "one worker for the long step",
+    ]
 
 
 def test_page_embeds_the_summary_and_types_no_measured_number(results) -> None:

@@ -1,0 +1,40 @@
+"""MkDocs hook: a Chinese page shows its English page's 中文 search terms.
+
+Every English page has, first under its title, `*中文: … · …*`: the words
+readers of the original notes search with (tests/test_docs_contract.py). The
+Chinese page shows the same terms as `*关键词：… · …*`, read from the English
+page at build time, so the list is kept in one place and the Chinese edition's
+search index holds the notes' vocabulary too (a translation may word a
+concept differently: 方差偏移, 色彩抖动).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from docverify import languages
+
+_H1 = re.compile(r"^# .+$", re.MULTILINE)
+_TERMS = re.compile(r"^\*中文: (?P<terms>.+)\*$", re.MULTILINE)
+
+
+def terms_line(english: str) -> str | None:
+    found = _TERMS.search(english)
+    return f"*关键词：{found['terms']}*" if found else None
+
+
+def add_terms(markdown: str, english: str) -> str:
+    line = terms_line(english)
+    heading = _H1.search(markdown)
+    if not line or not heading:
+        return markdown
+    return markdown[: heading.end()] + f"\n\n{line}\n" + markdown[heading.end() :]
+
+
+def on_page_markdown(markdown, page, config, files):
+    src = page.file.src_uri
+    if languages.language_of(src) == languages.DEFAULT:
+        return markdown
+    english = Path(config["docs_dir"]) / languages.source_page(src)
+    return add_terms(markdown, english.read_text(encoding="utf-8"))

@@ -1,0 +1,106 @@
+"""One search document per built page: what the site's search (site-search.js) ranks on.
+
+From a page's rendered article: its title (h1), headings (h2, h3), the
+"questions this page answers" (the `question` box's items), the 中文 search
+terms (`*中文: …*` / `*关键词：…*`), code, and the rest of the prose. Not the
+parts every page repeats (badges, download and run lines, heading permalinks).
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from html.parser import HTMLParser
+
+_PRE = re.compile(r"<pre\b.*?</pre>", re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+_ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.DOTALL)
+_TERMS = re.compile(r"^\s*(?:中文|关键词)\s*[:：]\s*")
+# Elements whose text is left out: the same on every page, or not text at all.
+_SKIP_CLASSES = {"headerlink", "snippet-badge", "page-downloads", "run-it", "md-content__button"}
+_SKIP_TAGS = {"script", "style", "svg", "button"}
+_VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr"}
+
+
+class _Fields(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.fields: dict[str, list[str]] = {
+            k: [] for k in ("title", "headings", "questions", "keywords", "code", "text")
+        }
+        self.stack: list[tuple[str, str | None]] = []  # (tag, field it opened), innermost last
+
+    def _field(self) -> str | None:
+        return next((f for _, f in reversed(self.stack) if f), None)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID:
+            return
+        classes = set((dict(attrs).get("class") or "").split())
+        field = None
+        if tag in _SKIP_TAGS or classes & _SKIP_CLASSES:
+            field = "skip"
+        elif tag == "h1":
+            field = "title"
+        elif tag in ("h2", "h3"):
+            field = "headings"
+        elif tag == "div" and {"admonition", "question"} <= classes:
+            field = "questions"
+        elif tag == "li" and self._field() == "questions":
+            field = "question-item"
+        elif tag == "em":
+            field = "em"
+        self.stack.append((tag, field))
+
+    def handle_endtag(self, tag: str) -> None:
+        field = self._field()
+        if field in self.fields or field in ("em", None):
+            # Block ends (a heading, a paragraph, a cell) separate words.
+            self.fields["text" if field in ("em", None) else field].append(" ")
+        while self.stack:
+            open_tag, field = self.stack.pop()
+            if field == "question-item":
+                self.fields["questions"].append("\n")
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        field = self._field()
+        if field == "skip":
+            return
+        if field == "em" and _TERMS.match(data):
+            self.fields["keywords"].append(_TERMS.sub("", data))
+            return
+        if field == "questions":
+            return  # the box's title
+        if field == "question-item":
+            field = "questions"
+        elif field in (None, "em"):
+            field = "text"
+        self.fields[field].append(data)
+
+
+def page_document(url: str, html: str, *, boost: float = 1.0) -> dict[str, object] | None:
+    """The search document of a built page (None if it has no article)."""
+    article = _ARTICLE.search(html)
+    if not article:
+        return None
+    # Code blocks are thousands of highlighting <span>s: read them as text first
+    # (the parser then has a tenth of the tags to walk).
+    content = article.group(1)
+    code = [html_lib.unescape(_TAG.sub("", block)) for block in _PRE.findall(content)]
+    parser = _Fields()
+    parser.feed(_PRE.sub(" ", content))
+    parser.close()
+    parser.fields["code"] = [" ".join(code)]
+    doc: dict[str, object] = {"id": url, "url": url}
+    for name, parts in parser.fields.items():
+        text = "".join(parts)
+        if name == "questions":
+            text = "\n".join(line.strip() for line in text.split("\n") if line.strip())
+        else:
+            text = re.sub(r"\s+", " ", text).strip()
+        doc[name] = text
+    if boost != 1.0:
+        doc["boost"] = boost
+    return doc

@@ -1,0 +1,162 @@
+"""The site's search, driven in a real browser: Pagefind (the site's) and Material's (compared).
+
+Both take a Playwright page already open on the edition to search (English at
+/, 简体中文 at /zh/) and return the result pages in rank order, as
+site-relative paths (`zh/losses/binary/`). tests/test_search_browser.py holds
+the site's search to its targets; scripts/compare_search.py runs the same
+cases through both engines to choose between them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+CASES_FILE = Path(__file__).with_name("search_cases.yaml")
+# Seconds to wait for one query's results (an engine answers in milliseconds;
+# a loaded 2-core machine running the suite on both cores is slower).
+RESULTS_TIMEOUT_MS = 15_000
+
+
+@dataclass(frozen=True)
+class Case:
+    query: str
+    page: str  # the English page's site path, e.g. losses/binary/
+    lang: str  # the edition it is searched in
+
+    @property
+    def expected(self) -> str:
+        """The page's path in its edition: `zh/losses/binary` for a Chinese case."""
+        page = self.page.strip("/")
+        return page if self.lang == "en" else f"{self.lang}/{page}".rstrip("/")
+
+
+def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
+    """The cases of one kind (`lookups` or `questions`), each in the edition its `lang`
+    names (English if none)."""
+    cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind]
+    return [Case(c["query"], c["page"], c.get("lang", "en")) for c in cases]
+
+
+def edition_url(site_url: str, lang: str) -> str:
+    return f"{site_url}/" if lang == "en" else f"{site_url}/{lang}/"
+
+
+def site_path(href: str, site_url: str) -> str:
+    """`http://127.0.0.1:8000/zh/losses/binary/#x` or `/zh/losses/binary/` -> `zh/losses/binary`."""
+    return href.removeprefix(site_url).split("#")[0].split("?")[0].strip("/")
+
+
+# --- the site's search (overrides/assets/javascripts/site-search.js) -----------------------------
+
+
+class SiteSearch:
+    name = "this site's search (MiniSearch)"
+
+    def open(self, page, site_url: str, lang: str) -> None:
+        page.goto(edition_url(site_url, lang))
+
+    def search(self, page, site_url: str, query: str) -> list[str]:
+        urls = page.evaluate("(query) => window.siteSearch.search(query)", query)
+        return [site_path(u, site_url) for u in urls]
+
+
+# --- Pagefind -------------------------------------------------------------------------------
+
+# Pagefind's own search API, the one its dialog calls, loaded from the site's
+# bundle; it picks the index of the page's language (<html lang>).
+PAGEFIND_SEARCH = """async ([bundle, query]) => {
+  window.__pagefind = window.__pagefind || await import(bundle + "pagefind.js");
+  const found = await window.__pagefind.search(query);
+  const top = await Promise.all(found.results.slice(0, 10).map((r) => r.data()));
+  return top.map((d) => d.url);
+}"""
+
+
+class Pagefind:
+    name = "Pagefind"
+
+    def open(self, page, site_url: str, lang: str) -> None:
+        page.goto(edition_url(site_url, lang))
+
+    def search(self, page, site_url: str, query: str) -> list[str]:
+        urls = page.evaluate(PAGEFIND_SEARCH, [f"{site_url}/pagefind/", query])
+        return [site_path(u, site_url) for u in urls]
+
+
+# --- Material's search ----------------------------------------------------------------------
+
+# Runs in the page before Material's own scripts. Material's search talks to a
+# web worker: it posts {type: 2 (QUERY), data: the query} and the worker posts
+# back {type: 3 (RESULT), data: {items}} for each query, in order (the message
+# protocol of Material's search worker, src/.../integrations/search/worker).
+# The results are rendered synchronously in the message handler that follows
+# ours, so a check that runs after `results` counted a reply also sees its DOM.
+MATERIAL_SEARCH_LOG = """(() => {
+  const log = (window.__searchLog = { queries: [], results: 0 });
+  const RealWorker = window.Worker;
+  window.Worker = class extends RealWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        if (ev.data && ev.data.type === 3) log.results += 1;
+      });
+    }
+    postMessage(message, ...rest) {
+      if (message && message.type === 2) log.queries.push(message.data);
+      return super.postMessage(message, ...rest);
+    }
+  };
+})();"""
+
+# Ready when the box holds `query`, the last query sent to the worker is
+# `query`, and every query sent has been answered: the list shows this query's
+# results (an earlier query's late answer can no longer arrive after them).
+MATERIAL_RESULTS_FOR_QUERY = """(query) => {
+  const log = window.__searchLog;
+  const box = document.querySelector("input.md-search__input");
+  return Boolean(log && box && box.value === query && log.queries.length > 0
+    && log.queries[log.queries.length - 1] === query
+    && log.results === log.queries.length);
+}"""
+
+
+class MaterialSearch:
+    name = "Material search"
+
+    def open(self, page, site_url: str, lang: str) -> None:
+        page.add_init_script(MATERIAL_SEARCH_LOG)
+        page.goto(edition_url(site_url, lang))
+        page.keyboard.press("/")  # opens Material's search box
+
+    def search(self, page, site_url: str, query: str) -> list[str]:
+        # Material's search box runs a search on keyup; `fill` sends none, so we
+        # fill the box and press End once: exactly one search, for `query`.
+        box = page.locator("input.md-search__input")
+        box.fill(query)
+        box.press("End")
+        page.wait_for_function(MATERIAL_RESULTS_FOR_QUERY, arg=query, timeout=RESULTS_TIMEOUT_MS)
+        # One <li> per page (its sections are further links inside it): rank pages.
+        hrefs = page.locator("li.md-search-result__item").evaluate_all(
+            "els => els.map(e => e.querySelector('a.md-search-result__link').href)"
+        )
+        return [site_path(h, site_url) for h in hrefs]
+
+
+def ranks(engine, browser, site_url: str, cases: list[Case]) -> list[int | None]:
+    """Each case's rank of its expected page (1 = first), or None where it is not in the list."""
+    found: dict[int, int | None] = {}
+    for lang in sorted({c.lang for c in cases}):
+        page = browser.new_page()
+        try:
+            engine.open(page, site_url, lang)
+            for i, case in enumerate(cases):
+                if case.lang == lang:
+                    paths = engine.search(page, site_url, case.query)
+                    found[i] = paths.index(case.expected) + 1 if case.expected in paths else None
+        finally:
+            page.close()
+    return [found[i] for i in range(len(cases))]
