@@ -75,8 +75,8 @@ clean:
 	rm -rf $(SITE_DIR) $(REPORTS) .pytest_cache .ruff_cache
 
 # Models: the full Conv1d(k=1) vs Linear sweep behind docs/models/conv1d_linear.md.
-# Rewrites docs/assets/generated/models/conv1d_linear{.png,_table.txt,_summary.md};
-# run it on a quiet machine (about a minute on 2 cores) and commit the three files.
+# Rewrites docs/assets/generated/models/conv1d_linear{.png,_table.txt,_summary.md,
+# _summary.zh.md}; run it on a quiet machine (about a minute on 2 cores) and commit them.
 .PHONY: bench-conv1d-linear
 bench-conv1d-linear: $(STAMP)
 	$(BIN)/python benchmarks/conv1d_linear.py
@@ -84,12 +84,28 @@ bench-conv1d-linear: $(STAMP)
 # Data: num_workers timings behind docs/data/num_workers.md, timing the page's own
 # pipeline (snippets/data/num_workers.py:pipeline). Rewrites
 # docs/assets/generated/data/num_workers.txt and the prose's generated summary
-# num_workers_summary.md; run on a quiet machine (about six minutes on 2 cores) and
+# num_workers_summary{.md,.zh.md}; run on a quiet machine (about six minutes on 2 cores) and
 # commit both (tests/test_benchmark_num_workers.py then checks the prose's verdicts).
 # Only the summary, from the committed table: benchmarks/num_workers.py --summary-only
 .PHONY: bench-num-workers
 bench-num-workers: $(STAMP)
 	$(BIN)/python benchmarks/num_workers.py
+
+# Search: the site's search against Material's and Pagefind on tests/search_cases.yaml
+# (scripts/compare_search.py, about a minute). Rewrites
+# docs/assets/generated/search/comparison{.json,_summary.md,_summary.zh.md}; commit them
+# (tests/test_measured_summaries.py checks the summary against the data).
+.PHONY: compare-search
+compare-search: $(STAMP)
+	$(BIN)/python scripts/compare_search.py
+
+# Accessibility: Lighthouse on every page type in both editions (a few minutes). Installs
+# Lighthouse from tools/lighthouse/package-lock.json, runs it with Debian's chromium, and
+# rewrites docs/assets/generated/accessibility/lighthouse{.json,_summary.md,_summary.zh.md}.
+.PHONY: lighthouse
+lighthouse: $(STAMP)
+	cd tools/lighthouse && npm ci --no-audit --no-fund
+	$(BIN)/python scripts/lighthouse_accessibility.py
 
 # On a GPU machine that has its own Python and torch (no .venv, nothing downloaded):
 # the CUDA and device-dependent cases; writes .reports/cuda.json and lists the `#>`

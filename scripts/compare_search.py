@@ -1,30 +1,26 @@
-"""Measure the site's search engines against tests/search_cases.yaml: Pagefind vs Material's.
+"""Measure search engines on tests/search_cases.yaml: the site's own, Material's, Pagefind.
 
     make compare-search        (writes docs/assets/generated/search/comparison.json)
 
-Builds the site twice: as configured (Pagefind, hooks/pagefind_search.py) and
-with Material's built-in search plugin in its place, configured as this site
-had it before (its separator; jieba segments the Chinese pages). Serves each
-on 127.0.0.1, runs every case through each engine in chromium
-(tests/search_driver.py: the same code the browser test uses), and writes each
-case's rank per engine. The Verification page shows the summary, rendered from
-that file (`render_summary`); tests/test_search_comparison.py re-renders it and
-checks it against the data.
+Builds the site as configured (its search: site-search.js on MiniSearch) and
+again with Material's built-in search plugin in its place, configured as this
+site had it before (its separator; jieba segments the Chinese pages), and
+indexes a copy of the first build with Pagefind (its CLI; it segments Chinese
+at indexing). Serves each on 127.0.0.1, runs every case through each engine
+in chromium (tests/search_driver.py: the code the browser test uses), and
+writes each case's rank per engine. The Verification page shows the summary,
+rendered from that file (`render_summary`); tests/test_measured_summaries.py
+re-renders it and checks it against the data.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,70 +28,57 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import search_driver  # noqa: E402  (tests/search_driver.py: the browser test's own search driver)
 
+from docverify.built_site import build, served  # noqa: E402
+
 OUT = ROOT / "docs" / "assets" / "generated" / "search" / "comparison.json"
 SUMMARY = OUT.with_name("comparison_summary.md")
 KINDS = ("lookups", "questions")
-# Material's search plugin as this site configured it before Pagefind.
+# Material's search plugin as this site configured it before.
 MATERIAL_SEARCH_PLUGIN = """  - search:
       separator: '[\\s\\-.,:;!?=()\\[\\]{}"''`/<>|\\u200b]+'
 """
 
 
-def build(site_dir: Path, *, material_search: bool) -> None:
-    config = ROOT / "mkdocs.yml"
-    if material_search:
-        text = config.read_text(encoding="utf-8")
-        text = text.replace("plugins:\n", "plugins:\n" + MATERIAL_SEARCH_PLUGIN, 1)
-        config = ROOT / ".compare-search.mkdocs.yml"  # beside mkdocs.yml: same relative paths
-        config.write_text(text, encoding="utf-8")
+def build_with_material_search(site_dir: Path) -> None:
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = ROOT / ".compare-search.mkdocs.yml"  # beside mkdocs.yml: same relative paths
+    config.write_text(text.replace("plugins:\n", "plugins:\n" + MATERIAL_SEARCH_PLUGIN, 1), "utf-8")
     try:
-        subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)]
-            + ["--site-dir", str(site_dir)],
-            cwd=ROOT,
-            check=True,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        )
+        build(site_dir, config)
     finally:
-        if material_search:
-            config.unlink()
+        config.unlink()
 
 
-@contextmanager
-def served(site_dir: Path):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site_dir))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def index_with_pagefind(site_dir: Path) -> None:
+    # The article only (not navigation), without permalinks and badges, as our own documents.
+    command = [sys.executable, "-m", "pagefind", "--site", str(site_dir), "--quiet"]
+    command += ["--root-selector", "article", "--exclude-selectors", ".headerlink"]
+    command += ["--exclude-selectors", ".snippet-badge"]
+    subprocess.run(command, check=True)
 
 
 def measure() -> dict:
     from playwright.sync_api import sync_playwright
 
-    engines = {
-        "pagefind": (search_driver.Pagefind(), False),
-        "material": (search_driver.MaterialSearch(), True),
-    }
     cases = {kind: search_driver.load_cases(kind) for kind in KINDS}
     results: dict = {"cases": {k: [vars(c) for c in cases[k]] for k in KINDS}, "ranks": {}}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        sites = {name: Path(tmp) / name for name in ENGINE_NAMES}
+        build(sites["site"])
+        shutil.copytree(sites["site"], sites["pagefind"])
+        index_with_pagefind(sites["pagefind"])
+        build_with_material_search(sites["material"])
+        engines = {
+            "site": search_driver.SiteSearch(),
+            "pagefind": search_driver.Pagefind(),
+            "material": search_driver.MaterialSearch(),
+        }
         browser = pw.chromium.launch(
             executable_path=shutil.which("chromium") or "/usr/bin/chromium",
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        for name, (engine, material) in engines.items():
-            site = Path(tmp) / name
-            build(site, material_search=material)
-            with served(site) as url:
+        for name, engine in engines.items():
+            with served(sites[name]) as url:
                 results["ranks"][name] = {
                     kind: search_driver.ranks(engine, browser, url, cases[kind]) for kind in KINDS
                 }
@@ -105,21 +88,36 @@ def measure() -> dict:
 
 # --- the summary the Verification page embeds ------------------------------------------------
 
-ENGINE_NAMES = {"pagefind": "Pagefind", "material": "Material search"}
+ENGINE_NAMES = {
+    "site": "this site's search (MiniSearch)",
+    "material": "Material search",
+    "pagefind": "Pagefind",
+}
+ENGINE_NAMES_ZH = {
+    "site": "本站搜索（MiniSearch）",
+    "material": "Material 搜索",
+    "pagefind": "Pagefind",
+}
 WORDS = {
     "en": {
-        "header": "| engine | cases | edition | cases | rank 1 | top 3 |",
+        "engines": ENGINE_NAMES,
+        "header": "| engine | cases | edition | number | rank 1 | top 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "lookups", "questions": "questions"},
-        "verdict": "On the held-out questions, {better} ranks better: {b1} at rank 1 "
-        "against {w1} for {worse}. The site uses {better}.",
+        "kind": {"lookups": "lookups", "questions": "held-out questions"},
+        "other": "{name}: {rank1} at rank 1, {top3} in the top 3",
+        "verdict": "On the held-out questions, both editions together, {best} ranks best: "
+        "{rank1} at rank 1 and {top3} in the top 3 ({others}). The site uses {best}.",
+        "join": "; ",
     },
     "zh": {
+        "engines": ENGINE_NAMES_ZH,
         "header": "| 搜索引擎 | 用例 | 版本 | 数量 | 排第 1 | 前 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "查找", "questions": "问题"},
-        "verdict": "在留出的问题上，{better} 排得更好：排第 1 的有 {b1}，{worse} 为 {w1}。"
-        "本站使用 {better}。",
+        "kind": {"lookups": "查找", "questions": "留出的问题"},
+        "other": "{name}：排第 1 的 {rank1}，前 3 的 {top3}",
+        "verdict": "在留出的问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
+        "前 3 的 {top3}（{others}）。本站使用 {best}。",
+        "join": "；",
     },
 }
 
@@ -134,18 +132,20 @@ def scores(data: dict, engine: str, kind: str, lang: str) -> tuple[int, int, int
     return len(ranks), sum(r == 1 for r in ranks), sum(r is not None and r <= 3 for r in ranks)
 
 
-def better_engine(data: dict) -> str:
-    """The engine with more held-out questions at rank 1 (then in the top 3), both editions."""
+def question_totals(data: dict, engine: str) -> tuple[int, int, int]:
+    """(questions, at rank 1, in the top 3), both editions together."""
+    totals = [scores(data, engine, "questions", lang) for lang in ("en", "zh")]
+    return tuple(sum(t[i] for t in totals) for i in range(3))
 
-    def key(engine: str) -> tuple[int, int]:
-        totals = [scores(data, engine, "questions", lang) for lang in ("en", "zh")]
-        return sum(t[1] for t in totals), sum(t[2] for t in totals)
 
-    return max(ENGINE_NAMES, key=key)
+def best_engine(data: dict) -> str:
+    """The engine with the most held-out questions at rank 1 (then in the top 3)."""
+    return max(ENGINE_NAMES, key=lambda e: question_totals(data, e)[1:])
 
 
 def render_summary(data: dict, lang: str = "en") -> str:
     words = WORDS[lang]
+    names = words["engines"]
     rows = [words["header"], "|---|---|---|---:|---:|---:|"]
     for engine in ENGINE_NAMES:
         for kind in KINDS:
@@ -153,19 +153,19 @@ def render_summary(data: dict, lang: str = "en") -> str:
                 n, top1, top3 = scores(data, engine, kind, edition)
                 if n:
                     rows.append(
-                        f"| {ENGINE_NAMES[engine]} | {words['kind'][kind]} | "
+                        f"| {names[engine]} | {words['kind'][kind]} | "
                         f"{words['edition'][edition]} | {n} | {top1 / n:.0%} | {top3 / n:.0%} |"
                     )
-    better = better_engine(data)
-    worse = next(e for e in ENGINE_NAMES if e != better)
 
-    def rank1(engine: str) -> str:
-        totals = [scores(data, engine, "questions", e) for e in ("en", "zh")]
-        return f"{sum(t[1] for t in totals)}/{sum(t[0] for t in totals)}"
+    def counts(engine: str) -> dict[str, str]:
+        n, top1, top3 = question_totals(data, engine)
+        return {"rank1": f"{top1}/{n}", "top3": f"{top3}/{n}"}
 
-    verdict = words["verdict"].format(
-        better=ENGINE_NAMES[better], worse=ENGINE_NAMES[worse], b1=rank1(better), w1=rank1(worse)
+    best = best_engine(data)
+    others = words["join"].join(
+        words["other"].format(name=names[e], **counts(e)) for e in ENGINE_NAMES if e != best
     )
+    verdict = words["verdict"].format(best=names[best], others=others, **counts(best))
     return "\n".join([*rows, "", verdict, ""])
 
 

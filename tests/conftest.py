@@ -1,9 +1,10 @@
-import os
-import subprocess
-import sys
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from docverify import built_site as built_site_module
 
 # The snippet harness (tests/harness/plugin.py), the fix that makes
 # `xdist_group` keep a group on one worker (tests/harness/xdist_groups.py), the
@@ -18,14 +19,32 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixture
     """The site as `mkdocs build --strict` writes it, built once per worker for the
     tests that read the built pages (they share the xdist group "browser")."""
     site = tmp_path_factory.mktemp("site")
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
-        cwd=request.config.rootpath,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert build.returncode == 0, build.stderr[-4000:]
+    built_site_module.build(site, root=request.config.rootpath)
     return site
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site, served on 127.0.0.1 (tests in the xdist group "browser")."""
+    with built_site_module.served(built_site) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser(site_url: str):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()

@@ -9,7 +9,6 @@ cases through both engines to choose between them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify import boxes
+from docverify import boxes, languages
 from docverify import snippets as snippet_file
 from docverify.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping, root_of
 from docverify.embeds import Embed, find_embeds, page_problems
@@ -83,7 +83,8 @@ GENERATED_MARKERS = (
 
 def _is_index_or_generated(page: Path) -> bool:
     text = page.read_text(encoding="utf-8")
-    return page.name == "index.md" or any(marker in text for marker in GENERATED_MARKERS)
+    index = languages.source_page(page.name) == "index.md"
+    return index or any(marker in text for marker in GENERATED_MARKERS)
 
 
 def test_content_pages_embed_their_code() -> None:
@@ -201,8 +202,12 @@ def test_exact_path_roots_are_still_embedded() -> None:
 
 # --- boxes: corrections, caveats, "Not verified here" ---------------------------------------
 
-CONTENT_PAGES = [p for p in PAGES if not _is_index_or_generated(p)]
-SECTION_INDEXES = sorted(DOCS_DIR.glob("*/index.md"))
+# English pages: a Chinese page shows its English page's 中文 terms (hooks/search_terms.py),
+# and tests/test_translations.py holds it to its English page.
+CONTENT_PAGES = [
+    p for p in PAGES if not _is_index_or_generated(p) and languages.language_of(p) == "en"
+]
+SECTION_INDEXES = sorted(p for p in DOCS_DIR.glob("*/index*.md"))
 
 
 @pytest.mark.parametrize("page", CONTENT_PAGES, ids=_rel)
@@ -307,9 +312,31 @@ def test_box_form_is_enforced() -> None:
     ]
 
 
+def test_box_form_is_enforced_in_chinese() -> None:
+    # A 简体中文 page (x.zh.md) names the kinds in Chinese; the English titles fail there.
+    markdown = "\n".join(
+        [
+            '!!! correction "Correction: English title on a Chinese page"',
+            "    原文: 「求和」",
+            "",
+            '!!! correction "更正：中文标题"',
+            "    原文: 「求和」",
+            "",
+            '!!! unverified "此处未验证：两块 GPU"',
+            "    **原因：** 这里只有 CPU。",
+        ]
+    )
+    assert boxes.box_problems("docs/p.zh.md", markdown) == [
+        'docs/p.zh.md:1: a correction box is titled "更正：<short>"',
+        "docs/p.zh.md:7: a 此处未验证 box says `原因：` it cannot be checked here and what "
+        "was `改为检查：`; missing 改为检查：",
+    ]
+
+
 @pytest.mark.parametrize("index", SECTION_INDEXES, ids=_rel)
 def test_section_index_links_every_page(index: Path) -> None:
+    # Both editions link the English file names (mkdocs-static-i18n resolves them per language).
     text = index.read_text(encoding="utf-8")
-    pages = sorted(p.name for p in index.parent.glob("*.md") if p.name != "index.md")
+    pages = sorted(p.name for p in languages.source_pages(index.parent) if p.name != "index.md")
     missing = [name for name in pages if f"]({name})" not in text]
     assert not missing, f"{_rel(index)} does not link: {missing}"

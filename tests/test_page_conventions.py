@@ -2,7 +2,7 @@
 
 - file names are snake_case, and a page's own snippet file has its name:
   docs/<section>/<page>.md embeds snippets/<section>/<page>.py;
-- every content page has at least one query in tests/search_cases.yaml (the
+- every content page has at least one lookup in tests/search_cases.yaml (the
   browser test then checks that the query finds it).
 
 The other steps are checked elsewhere: nav and links by `mkdocs build
@@ -55,7 +55,7 @@ def test_each_content_page_embeds_its_own_snippet_file(request: pytest.FixtureRe
 def test_each_content_page_has_a_search_case(request: pytest.FixtureRequest) -> None:
     root = _root(request)
     cases = yaml.safe_load((root / "tests" / "search_cases.yaml").read_text(encoding="utf-8"))
-    searched = {case["page"].strip("/") for case in cases}
+    searched = {case["page"].strip("/") for case in cases["lookups"]}
     missing = [
         page
         for page in content_pages(root)

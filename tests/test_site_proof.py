@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sample_results import sample_result
 
-from docverify import embed_roots, verification
+from docverify import embed_roots, languages, verification
 from docverify.embeds import find_fences
 from docverify.paths import DOCS_DIR, REPO_ROOT
 from hooks import verification as site
@@ -129,11 +129,15 @@ def test_errata_list_corrections_only_and_count_every_kind(tmp_path: Path) -> No
     )
 
 
-def test_errata_of_the_real_site_include_every_correction_box() -> None:
-    boxes = sum(
-        md.read_text(encoding="utf-8").count("!!! correction") for md in DOCS_DIR.rglob("*.md")
-    )
-    assert len(site.corrections(DOCS_DIR)) == boxes > 0
+@pytest.mark.parametrize("lang", languages.LANGUAGES)
+def test_errata_of_the_real_site_include_every_correction_box(lang: str) -> None:
+    # Each edition's Errata page lists that edition's boxes (same count: tests/test_translations.py).
+    pages = [
+        DOCS_DIR / languages.twin(p.relative_to(DOCS_DIR), lang)
+        for p in languages.source_pages(DOCS_DIR)
+    ]
+    boxes = sum(md.read_text(encoding="utf-8").count("!!! correction") for md in pages)
+    assert len(site.corrections(DOCS_DIR, lang)) == boxes > 0
 
 
 def test_run_command_uses_torchrun_for_launched_snippets(tmp_path: Path) -> None:
@@ -226,8 +230,17 @@ def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Pa
     }
     problems = [p for name, html in pages.items() for p in embed_roots.badge_problems(name, html)]
     assert not problems, "\n".join(problems)
-    # Every code block in the HTML is one the embed table counts, and the home page says how many.
+    # Every code block in the HTML is one the embed table counts, in each edition, and each
+    # edition's home page says how many.
     found = embed_roots.blocks(DOCS_DIR)
     code, _ = embed_roots.counts(found)
-    assert sum(html.count("</pre>") for html in pages.values()) == sum(code.values()) > 0
-    assert html_lib.escape(embed_roots.headline(found), quote=False) in pages["index.html"]
+    for lang in languages.LANGUAGES:
+        prefix = "" if lang == languages.DEFAULT else f"{lang}/"
+        edition = {
+            name: html
+            for name, html in pages.items()
+            if name.startswith(prefix) and (prefix or not name.startswith(("zh/",)))
+        }
+        assert sum(html.count("</pre>") for html in edition.values()) == sum(code.values()) > 0
+        headline = html_lib.escape(embed_roots.headline(found, lang), quote=False)
+        assert headline in edition[f"{prefix}index.html"], lang

@@ -260,7 +260,7 @@ def box_problems(page: str, markdown: str) -> list[str]:
             missing = [label for label in (why, instead) if not _label(label).search(box.text)]
             if missing:
                 problems.append(
-                    f"{box.where}: a {prefix.strip()} box says `{why}` it cannot be checked "
+                    f"{box.where}: a {prefix.strip().rstrip(':：')} box says `{why}` it cannot be checked "
                     f"here and what was `{instead}`; missing {', '.join(missing)}"
                 )
             continue

@@ -102,6 +102,24 @@ ROOTS: tuple[EmbedRoot, ...] = (
         reason_zh="由已提交的基准测试表格重新生成并比对；结论用断言检查",
     ),
     EmbedRoot(
+        "docs/assets/generated/search/comparison_summary.md",
+        TESTED,
+        check="tests/test_measured_summaries.py",
+        reason="re-rendered from the committed measurement (`make compare-search`) and "
+        "compared; the engine it names is the one the site uses",
+        reason_zh="由已提交的测量数据（`make compare-search`）重新生成并比对；"
+        "它所说的搜索引擎就是本站使用的那个",
+    ),
+    EmbedRoot(
+        "docs/assets/generated/accessibility/lighthouse_summary.md",
+        TESTED,
+        check="tests/test_measured_summaries.py",
+        reason="re-rendered from the committed Lighthouse report (`make lighthouse`) and "
+        "compared; every score at least the target",
+        reason_zh="由已提交的 Lighthouse 报告（`make lighthouse`）重新生成并比对；"
+        "每个分数都不低于目标",
+    ),
+    EmbedRoot(
         "benchmarks/*.py",
         SHOWN,
         reason="a benchmark: it runs under its `make bench-*` target, outside the test suite",

@@ -115,7 +115,8 @@ def differences(page: str, english: str, translation: str, lang: str) -> list[st
                 )
                 return
         if len(mine) != len(theirs):
-            problems.append(f"{other}: {len(theirs)} {what}s, {page} has {len(mine)}")
+            plural = "boxes" if what == "box" else f"{what}s"
+            problems.append(f"{other}: {len(theirs)} {plural}, {page} has {len(mine)}")
 
     def embed_list(text: str, name: str) -> list:
         return [(e.line, e.path, e.section) for e in find_embeds(name, text)[0]]

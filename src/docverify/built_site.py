@@ -1,0 +1,67 @@
+"""Build the site with `mkdocs build --strict` and serve it on 127.0.0.1.
+
+Shared by the browser tests (tests/conftest.py) and the measurements that need
+the built site in a browser (scripts/compare_search.py,
+scripts/lighthouse_accessibility.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from docverify.paths import REPO_ROOT
+
+# One page of each type, for the accessibility checks (tests/test_accessibility.py with
+# axe-core, scripts/lighthouse_accessibility.py): (type, path in the English edition).
+PAGE_TYPES = [
+    ("home", ""),
+    ("section index", "losses/"),
+    ("page with code and boxes", "losses/binary/"),
+    ("page with figures", "data/spatial/"),
+    ("Errata (generated)", "errata/"),
+    ("Verification (generated tables)", "verification/"),
+    ("Tags", "tags/"),
+]
+
+
+def build(site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT) -> None:
+    """Build into site_dir; raise with MkDocs' own output if the strict build fails."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
+    command += ["--site-dir", str(site_dir)] + (["-f", str(config)] if config else [])
+    done = subprocess.run(
+        command,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"mkdocs build failed:\n{done.stderr[-4000:]}")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def served(site_dir: Path) -> Iterator[str]:
+    """The site's address, e.g. http://127.0.0.1:40123, while the block runs."""
+    handler = functools.partial(_Quiet, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

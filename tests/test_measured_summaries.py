@@ -1,0 +1,94 @@
+"""The measurements the Verification page shows are rendered from their committed data.
+
+- the search comparison (scripts/compare_search.py): the summary is what the
+  data renders to, in both languages; the engine it names as best is the one
+  the site runs (no Material search plugin in mkdocs.yml, the dialog's script
+  in the theme); that engine meets the targets the browser test holds it to;
+- Lighthouse's accessibility scores (scripts/lighthouse_accessibility.py): the
+  summary is what the data renders to; every page type in both editions was
+  scored, each at least the target.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from docverify.built_site import PAGE_TYPES
+from docverify.paths import REPO_ROOT
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+compare = _script("compare_search")
+lighthouse = _script("lighthouse_accessibility")
+
+
+def _data(module) -> dict:
+    return json.loads(Path(module.OUT).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("module", [compare, lighthouse], ids=["search", "lighthouse"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_summary_is_rendered_from_the_committed_data(module, lang: str) -> None:
+    path = module.summary_path(lang)
+    expected = module.render_summary(_data(module), lang)
+    assert path.read_text(encoding="utf-8") == expected, (
+        f"{path.relative_to(REPO_ROOT)} is stale: run "
+        f"`.venv/bin/python scripts/{Path(module.__file__).name} --render-only`"
+    )
+
+
+def test_search_data_holds_the_cases_of_today() -> None:
+    # The measurement asked the questions the browser test asks now.
+    data = _data(compare)
+    cases = yaml.safe_load((REPO_ROOT / "tests" / "search_cases.yaml").read_text("utf-8"))
+    for kind in compare.KINDS:
+        measured = [c["query"] for c in data["cases"][kind]]
+        assert measured == [c["query"] for c in cases[kind]], (
+            f"re-run `make compare-search` ({kind})"
+        )
+
+
+def test_the_best_engine_is_the_one_the_site_uses() -> None:
+    data = _data(compare)
+    assert compare.best_engine(data) == "site"
+    config = (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    plugin = re.search(r"^  - (?:material/)?search\b", config, re.MULTILINE)
+    assert not plugin, "mkdocs.yml configures Material's search plugin"
+    main = (REPO_ROOT / "overrides" / "main.html").read_text(encoding="utf-8")
+    assert "site-search.js" in main
+
+
+def test_the_verdict_follows_the_data() -> None:
+    # Make Material's search answer every question at rank 1: the summary must say so.
+    data = copy.deepcopy(_data(compare))
+    data["ranks"]["material"]["questions"] = [1] * len(data["cases"]["questions"])
+    assert compare.best_engine(data) == "material"
+    assert "Material search ranks best" in compare.render_summary(data, "en")
+
+
+def test_every_page_type_scores_at_least_the_target_in_both_editions() -> None:
+    data = _data(lighthouse)
+    scored = {(p["type"], p["lang"]) for p in data["pages"]}
+    assert scored == {(kind, lang) for kind, _ in PAGE_TYPES for lang in ("en", "zh")}
+    low = [p for p in data["pages"] if p["score"] < data["target"]]
+    assert data["target"] >= 98 and not low, low
+
+
+def test_a_low_score_fails_the_lighthouse_check() -> None:
+    data = copy.deepcopy(_data(lighthouse))
+    data["pages"][0]["score"] = 91
+    assert "Lowest score: 91" in lighthouse.render_summary(data, "en")
+    assert [p for p in data["pages"] if p["score"] < data["target"]]

@@ -1,0 +1,190 @@
+"""The 简体中文 edition is complete and shows the same code (docverify.translations, site_text).
+
+Every English page has its `.zh.md` twin with the same embeds in the same
+order, the same heading anchors, the same boxes with the same 原文 quotes and
+the same build markers; every page of both editions opens with the questions
+it answers; every sentence the build writes exists in both languages; every
+generated prose fragment has its Chinese rendering.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from docverify import embed_roots, languages, site_text, translations
+from docverify.paths import DOCS_DIR, REPO_ROOT
+
+PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in languages.source_pages(DOCS_DIR)]
+
+
+def _read(page: str) -> str:
+    return (REPO_ROOT / page).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_page_has_a_translation_that_keeps_its_code_anchors_and_boxes(page: str) -> None:
+    for lang in languages.TRANSLATIONS:
+        twin = languages.twin(page, lang)
+        assert (REPO_ROOT / twin).is_file(), f"{twin}: missing (the translation of {page})"
+        problems = translations.differences(page, _read(page), _read(twin), lang)
+        assert not problems, "\n".join(problems)
+
+
+ENGLISH = """---
+tags:
+  - t
+---
+
+# Title
+
+*中文: 词*
+
+!!! question "Questions this page answers"
+    - How do I do it?
+
+## First part
+
+```python
+--8<-- "snippets/tensors/reshape.py:view"
+```
+
+!!! correction "Correction: c"
+    原文: 「求和」 explanation.
+
+## Second part
+
+```python
+--8<-- "snippets/tensors/reshape.py:clone"
+```
+"""
+
+CHINESE = """---
+tags:
+  - t
+---
+
+# 标题
+
+!!! question "本页解答的问题"
+    - 怎么做？
+
+## 第一部分 { #first-part }
+
+```python
+--8<-- "snippets/tensors/reshape.py:view"
+```
+
+!!! correction "更正：c"
+    原文: 「求和」 解释。
+
+## 第二部分 { #second-part }
+
+```python
+--8<-- "snippets/tensors/reshape.py:clone"
+```
+"""
+
+
+def test_a_faithful_translation_has_no_differences() -> None:
+    assert translations.differences("docs/x.md", ENGLISH, CHINESE, "zh") == []
+
+
+@pytest.mark.parametrize(
+    ("broken", "expected"),
+    [
+        # the sections swapped: the page would run a different program
+        (
+            CHINESE.replace("reshape.py:view", "@")
+            .replace("reshape.py:clone", "reshape.py:view")
+            .replace("@", "reshape.py:clone"),
+            "docs/x.zh.md:14: embed #1 differs from docs/x.md:16",
+        ),
+        # a heading without the English anchor: links to page.md#second-part break
+        (
+            CHINESE.replace(" { #second-part }", ""),
+            "docs/x.zh.md:20: heading #3 differs from docs/x.md:22",
+        ),
+        # a correction dropped
+        (
+            CHINESE.replace('!!! correction "更正：c"\n    原文: 「求和」 解释。\n', ""),
+            "docs/x.zh.md: 0 boxes, docs/x.md has 1",
+        ),
+        # the quote of the notes changed
+        (
+            CHINESE.replace("原文: 「求和」", "原文: 「求和了」"),
+            "docs/x.zh.md:17: box #1 differs from docs/x.md:19",
+        ),
+        # the questions block missing
+        (
+            CHINESE.replace('!!! question "本页解答的问题"\n    - 怎么做？\n', ""),
+            'docs/x.zh.md:1: no `!!! question "本页解答的问题"` block right under the title',
+        ),
+        # front matter changed
+        (CHINESE.replace("  - t\n", "  - u\n", 1), "docs/x.zh.md:1: front matter differs"),
+    ],
+)
+def test_a_translation_that_differs_is_reported_with_file_and_line(
+    broken: str, expected: str
+) -> None:
+    problems = translations.differences("docs/x.md", ENGLISH, broken, "zh")
+    assert any(p.startswith(expected) for p in problems), problems
+
+
+def test_anchors_are_written_onto_the_translated_headings() -> None:
+    plain = re.sub(r" \{ #[-\w]+ \}", "", CHINESE)
+    assert translations.write_anchors(ENGLISH, plain) == CHINESE
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_built_sentence_exists_in_both_languages_with_the_same_fields() -> None:
+    english = site_text.TEXT["en"]
+    for lang in languages.TRANSLATIONS:
+        words = site_text.TEXT[lang]
+        assert words.keys() == english.keys(), set(words) ^ set(english)
+        differing = {
+            k: (english[k], words[k]) for k in english if _fields(english[k]) != _fields(words[k])
+        }
+        assert not differing, differing
+
+
+def test_every_embed_root_says_its_reason_in_chinese() -> None:
+    missing = [r.pattern for r in embed_roots.ROOTS if not r.reason_zh]
+    assert not missing, f"add reason_zh to these embed roots: {missing}"
+
+
+def test_every_generated_fragment_has_its_chinese_rendering() -> None:
+    fragments = sorted((DOCS_DIR / "assets" / "generated").rglob("*_summary.md"))
+    assert fragments
+    missing = [
+        f.relative_to(REPO_ROOT).as_posix()
+        for f in fragments
+        for lang in languages.TRANSLATIONS
+        if not f.with_suffix(f".{lang}.md").is_file()
+    ]
+    assert not missing, f"render these in Chinese too: {missing}"
+
+
+def test_the_chinese_build_shows_the_chinese_fragment(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "verification_hook", REPO_ROOT / "hooks" / "verification.py"
+    )
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    generated = tmp_path / "docs" / "assets" / "generated"
+    generated.mkdir(parents=True)
+    (generated / "a_summary.md").write_text("English\n", encoding="utf-8")
+    (generated / "a_summary.zh.md").write_text("中文\n", encoding="utf-8")
+    line = '--8<-- "docs/assets/generated/a_summary.md"\n'
+    assert hook.localized_fragments(line, "zh", tmp_path) == line.replace(".md", ".zh.md")
+    assert hook.localized_fragments(line, "en", tmp_path) == line
+    (generated / "a_summary.zh.md").unlink()  # not rendered in Chinese: the English one stays
+    assert hook.localized_fragments(line, "zh", tmp_path) == line
