@@ -524,7 +524,9 @@ def test_a_mutated_output_line_in_a_second_checkout_fails_there(tmp_path: Path) 
 
 
 def test_building_a_second_checkout_with_this_environment_fails(tmp_path: Path) -> None:
-    second = copy_of_this_checkout(tmp_path / "second", "mkdocs.yml", "hooks", "src/docverify")
+    second = copy_of_this_checkout(
+        tmp_path / "second", "mkdocs.yml", "hooks", "src/docverify", "overrides"
+    )
     (second / "docs").mkdir()
     (second / "snippets").mkdir()
     site = tmp_path / "site"

@@ -62,7 +62,13 @@ def test_every_pin_is_exact(path: Path) -> None:
 
 def test_the_docs_set_is_what_the_site_build_needs_and_no_more() -> None:
     docs = _pinned(DOCS_REQUIREMENTS)
-    assert {"mkdocs", "mkdocs-material", "pymdown-extensions", "pyyaml", "jieba"} <= docs
+    assert {
+        "mkdocs",
+        "mkdocs-material",
+        "mkdocs-static-i18n",
+        "pymdown-extensions",
+        "pyyaml",
+    } <= docs
     assert not docs & {"torch", "torchvision", "numpy", "pytest", "playwright"}
     # The full set includes the docs set and pins nothing twice.
     assert not docs & _pinned(REQUIREMENTS)
