@@ -2,7 +2,7 @@
 
 The page types that scripts/lighthouse_accessibility.py scores with Lighthouse
 (docverify.built_site.PAGE_TYPES), each in one edition (alternating; the home
-page in both), plus the search dialog open with results in both editions; in
+page in both), plus the search dialog open with results; in
 dark mode, the page types with code and figures. The colour of every token of
 highlighted code is measured separately, in both schemes. Violations of impact "serious" or "critical" fail, listed with the
 element and axe's summary; "moderate" and "minor" ones are not counted.
@@ -69,7 +69,7 @@ def test_no_page_type_has_serious_violations(browser, site_url: str, scheme, pat
             page.goto(f"{site_url}/{path}")
             found += [f"/{path}: {v}" for v in serious_violations(page, WITHOUT_CODE)]
         if scheme == "light":
-            for prefix, query in (("", "loss is nan"), ("zh/", "张量拼接")):
+            for prefix, query in (("zh/", "张量拼接"),):  # the dialog is the same in English
                 page.goto(f"{site_url}/{prefix}")
                 page.keyboard.press("/")
                 page.keyboard.type(query)
@@ -148,15 +148,13 @@ def test_contrast_is_computed_as_wcag_does() -> None:
     assert contrast([0x71, 0x71, 0x71], [0xF5, 0xF5, 0xF5]) == pytest.approx(4.47, abs=0.01)
 
 
-def test_a_serious_violation_is_found(browser, site_url: str) -> None:
-    # The check can fail: grey text on white (2.3:1) in a page is reported.
+def test_a_serious_violation_is_found(browser) -> None:
+    # The check can fail: grey text on white (2.3:1) is reported.
     page = browser.new_page()
     try:
-        page.goto(f"{site_url}/")
-        page.evaluate(
-            "() => { const p = document.createElement('p'); p.textContent = 'low contrast';"
-            " p.style.color = '#aaa'; p.style.background = '#fff';"
-            " document.querySelector('article').append(p); }"
+        page.set_content(
+            '<html lang="en"><head><title>t</title></head><body><main>'
+            '<p style="color:#aaa;background:#fff">low contrast</p></main></body></html>'
         )
         assert any(v.startswith("color-contrast (serious)") for v in serious_violations(page))
     finally:

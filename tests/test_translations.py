@@ -188,3 +188,16 @@ def test_the_chinese_build_shows_the_chinese_fragment(tmp_path: Path) -> None:
     assert hook.localized_fragments(line, "en", tmp_path) == line
     (generated / "a_summary.zh.md").unlink()  # not rendered in Chinese: the English one stays
     assert hook.localized_fragments(line, "zh", tmp_path) == line
+
+
+def test_a_chinese_page_shows_its_english_pages_search_terms() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "search_terms", REPO_ROOT / "hooks" / "search_terms.py"
+    )
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    shown = hook.add_terms(CHINESE, ENGLISH)
+    assert "# 标题\n\n*关键词：词*\n" in shown
+    assert hook.add_terms(CHINESE, ENGLISH.replace("*中文: 词*\n", "")) == CHINESE
