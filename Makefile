@@ -1,7 +1,7 @@
 # Two commands do everything (see README.md):
 #   make serve   set up .venv/ with the docs set if needed, then serve the site with live reload
 #   make test    set up .venv/ with the full set if needed, then run the whole verification
-# Two requirement sets: requirements-docs.txt (MkDocs, jieba, this package: all that
+# Two requirement sets: requirements-docs.txt (MkDocs, its i18n plugin, this package: all that
 # `make serve` and `make build` need) and requirements.txt (that set plus the torch
 # and test stack). Each is (re)installed only when its pins change: a stamp file's
 # name is a hash of the files it installs from.
