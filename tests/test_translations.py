@@ -14,6 +14,7 @@ import string
 from pathlib import Path
 
 import pytest
+import yaml
 
 from docverify import embed_roots, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
@@ -201,3 +202,27 @@ def test_a_chinese_page_shows_its_english_pages_search_terms() -> None:
     shown = hook.add_terms(CHINESE, ENGLISH)
     assert "# 标题\n\n*关键词：词*\n" in shown
     assert hook.add_terms(CHINESE, ENGLISH.replace("*中文: 词*\n", "")) == CHINESE
+
+
+def _mkdocs_config() -> dict:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!ENV", lambda loader, node: None)
+    return yaml.load((REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def nav_titles(nav) -> set[str]:
+    if isinstance(nav, list):
+        return {t for item in nav for t in nav_titles(item)}
+    if isinstance(nav, dict):
+        return {t for title, value in nav.items() for t in {title} | nav_titles(value)}
+    return set()
+
+
+def test_every_nav_title_is_translated() -> None:
+    config = _mkdocs_config()
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
+    missing = nav_titles(config["nav"]) - set(chinese["nav_translations"])
+    assert not missing, f"add to nav_translations in mkdocs.yml: {sorted(missing)}"
