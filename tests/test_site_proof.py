@@ -244,3 +244,45 @@ def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Pa
         assert sum(html.count("</pre>") for html in edition.values()) == sum(code.values()) > 0
         headline = html_lib.escape(embed_roots.headline(found, lang), quote=False)
         assert headline in edition[f"{prefix}index.html"], lang
+
+
+@pytest.mark.xdist_group("browser")  # shares the built site with tests/test_search_browser.py
+def test_the_language_switcher_lands_on_the_same_page(built_site: Path) -> None:
+    # Every page of each edition links the same page of the other (Material's language
+    # selector, filled in by mkdocs-static-i18n), as a relative link that resolves there.
+    switch = re.compile(r'<a href="([^"]*)" hreflang="(en|zh)"')
+    pages = [p for p in built_site.rglob("index.html") if "assets" not in p.parts]
+    wrong = []
+    for page in pages:
+        path = page.parent.relative_to(built_site).as_posix()
+        path = "" if path == "." else path + "/"
+        here = "zh" if path.startswith("zh/") else "en"
+        english = path.removeprefix("zh/")
+        found = switch.findall(page.read_text(encoding="utf-8"))
+        if sorted(lang for _, lang in found) != ["en", "zh"]:
+            wrong.append(f"/{path}: switcher links {found}")
+        for href, lang in found:
+            target = (page.parent / href / "index.html").resolve()
+            expected = built_site / ("zh/" if lang == "zh" else "") / english / "index.html"
+            if target != expected.resolve() or not target.is_file():
+                wrong.append(f"/{path} ({here}) -> {lang}: {href}")
+    assert len(pages) > 100 and not wrong, wrong
+
+
+@pytest.mark.xdist_group("browser")
+@pytest.mark.parametrize(
+    ("start", "lang", "lands"),
+    [
+        ("losses/binary/", "zh", "zh/losses/binary/"),
+        ("zh/data/spatial/", "en", "data/spatial/"),
+    ],
+)
+def test_a_reader_switches_language_in_the_browser(browser, site_url, start, lang, lands) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(f"{site_url}/{start}")
+        page.locator(".md-select").first.hover()  # the selector opens on hover
+        page.locator(f'a[hreflang="{lang}"]').click()
+        page.wait_for_url(f"{site_url}/{lands}")
+    finally:
+        page.close()

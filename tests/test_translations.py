@@ -46,6 +46,8 @@ tags:
 
 !!! question "Questions this page answers"
     - How do I do it?
+    - Why does it fail?
+    - "RuntimeError: it failed"
 
 ## First part
 
@@ -72,6 +74,8 @@ tags:
 
 !!! question "本页解答的问题"
     - 怎么做？
+    - 为什么会失败？
+    - 报错 "RuntimeError: it failed"
 
 ## 第一部分 { #first-part }
 
@@ -102,12 +106,12 @@ def test_a_faithful_translation_has_no_differences() -> None:
             CHINESE.replace("reshape.py:view", "@")
             .replace("reshape.py:clone", "reshape.py:view")
             .replace("@", "reshape.py:clone"),
-            "docs/x.zh.md:14: embed #1 differs from docs/x.md:16",
+            "docs/x.zh.md:16: embed #1 differs from docs/x.md:18",
         ),
         # a heading without the English anchor: links to page.md#second-part break
         (
             CHINESE.replace(" { #second-part }", ""),
-            "docs/x.zh.md:20: heading #3 differs from docs/x.md:22",
+            "docs/x.zh.md:22: heading #3 differs from docs/x.md:24",
         ),
         # a correction dropped
         (
@@ -117,12 +121,19 @@ def test_a_faithful_translation_has_no_differences() -> None:
         # the quote of the notes changed
         (
             CHINESE.replace("原文: 「求和」", "原文: 「求和了」"),
-            "docs/x.zh.md:17: box #1 differs from docs/x.md:19",
+            "docs/x.zh.md:19: box #1 differs from docs/x.md:21",
         ),
         # the questions block missing
         (
-            CHINESE.replace('!!! question "本页解答的问题"\n    - 怎么做？\n', ""),
+            CHINESE.replace('!!! question "本页解答的问题"\n    - 怎么做？\n', "").replace(
+                '    - 为什么会失败？\n    - 报错 "RuntimeError: it failed"\n', ""
+            ),
             'docs/x.zh.md:1: no `!!! question "本页解答的问题"` block right under the title',
+        ),
+        # too few questions
+        (
+            CHINESE.replace("    - 为什么会失败？\n", ""),
+            "docs/x.zh.md:8: list at least 3 questions",
         ),
         # front matter changed
         (CHINESE.replace("  - t\n", "  - u\n", 1), "docs/x.zh.md:1: front matter differs"),

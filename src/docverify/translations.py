@@ -27,6 +27,7 @@ from docverify.languages import TRANSLATIONS, source_pages, twin
 from docverify.paths import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
+MIN_QUESTIONS = 3
 QUESTION_TITLES = {"en": "Questions this page answers", "zh": "本页解答的问题"}
 _HEADING = re.compile(
     r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)(?:[ \t]*\{[ \t]*#(?P<id>[^ }]+)[ \t]*\})?[ \t]*$"
@@ -139,10 +140,13 @@ def differences(page: str, english: str, translation: str, lang: str) -> list[st
     )
     compare("marker", marker_list(english), marker_list(translation), lambda x: x[0])
     for name, text, language in ((page, english, "en"), (other, translation, lang)):
-        if question_block(name, text, language) is None:
+        block = question_block(name, text, language)
+        if block is None:
             problems.append(
                 f'{name}:1: no `!!! question "{QUESTION_TITLES[language]}"` block right under the title'
             )
+        elif len([t for _, t in block.body if t.lstrip().startswith("- ")]) < MIN_QUESTIONS:
+            problems.append(f"{name}:{block.line}: list at least {MIN_QUESTIONS} questions")
     return problems
 
 
