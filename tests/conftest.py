@@ -32,11 +32,15 @@ def site_url(built_site: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser(site_url: str):
+    """Debian's chromium, driven by Playwright (no browser download)."""
     from playwright.sync_api import sync_playwright
 
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.skip("chromium is not installed (`apt-get install chromium`; .ci/run installs it)")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
-            executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+            executable_path=chromium,
             args=[
                 "--no-sandbox",
                 "--disable-gpu",

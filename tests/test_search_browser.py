@@ -140,9 +140,8 @@ def test_pages_and_searches_load_nothing_from_other_hosts(
         for html in site_dir.rglob("*/index.html")
         if "assets/generated/" in html.read_text(encoding="utf-8")
     )
-    # Section pages load the same assets as each other, in either edition: a few of them.
-    pages = ["", "zh/", *(f"{p}/" for p in sections[:3]), f"zh/{sections[0]}/"]
-    pages += [f"{p}/" for p in with_figures[:2]]
+    # Section pages load the same assets as each other, in either edition: two of them.
+    pages = ["", "zh/", f"{sections[0]}/", f"zh/{sections[1]}/", f"{with_figures[0]}/"]
     page = browser.new_page()
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
