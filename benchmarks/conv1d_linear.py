@@ -32,6 +32,7 @@ import torch
 from torch import nn
 from torch.utils import benchmark
 
+from docverify import languages
 from docverify.machine import describe_machine
 from docverify.paths import GENERATED_DIR, REPO_ROOT
 from docverify.snippets import sections_module
@@ -324,7 +325,7 @@ SUMMARY_LINES = ("linear", "conv", "small", "large", "proportional", "permuted",
 
 def summary_path(lang: str = "en") -> Path:
     """Where the summary in `lang` goes: x_summary.md for English, x_summary.<lang>.md otherwise."""
-    return SUMMARY if lang == "en" else SUMMARY.with_suffix(f".{lang}.md")
+    return Path(languages.twin(SUMMARY, lang))
 
 
 def render_summary(table_text: str, lang: str = "en") -> str:

@@ -36,6 +36,7 @@ import torch
 from torch.utils.benchmark import Timer
 from torch.utils.data import DataLoader
 
+from docverify import languages
 from docverify.machine import describe_machine
 from docverify.paths import GENERATED_DIR, REPO_ROOT
 from docverify.snippets import sections_module
@@ -193,7 +194,7 @@ def _compare(ratio: float, other: float) -> str:
 
 def summary_path(lang: str = "en") -> Path:
     """Where the summary in `lang` goes: x_summary.md for English, x_summary.<lang>.md otherwise."""
-    return SUMMARY if lang == "en" else SUMMARY.with_suffix(f".{lang}.md")
+    return Path(languages.twin(SUMMARY, lang))
 
 
 def render_summary(text: str, lang: str = "en") -> str:

@@ -15,8 +15,6 @@ re-renders it and checks it against the data.
 
 from __future__ import annotations
 
-import argparse
-import json
 import shutil
 import subprocess
 import sys
@@ -28,10 +26,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import search_driver  # noqa: E402  (tests/search_driver.py: the browser test's own search driver)
 
+from docverify import measured  # noqa: E402
 from docverify.built_site import build, served  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "generated" / "search" / "comparison.json"
-SUMMARY = OUT.with_name("comparison_summary.md")
 KINDS = ("lookups", "questions")
 # Material's search plugin as this site configured it before.
 MATERIAL_SEARCH_PLUGIN = """  - search:
@@ -169,23 +167,5 @@ def render_summary(data: dict, lang: str = "en") -> str:
     return "\n".join([*rows, "", verdict, ""])
 
 
-def summary_path(lang: str) -> Path:
-    return SUMMARY if lang == "en" else SUMMARY.with_suffix(f".{lang}.md")
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--render-only", action="store_true", help="re-render the summaries")
-    args = parser.parse_args(argv)
-    if not args.render_only:
-        OUT.parent.mkdir(parents=True, exist_ok=True)
-        OUT.write_text(json.dumps(measure(), ensure_ascii=False, indent=1) + "\n", "utf-8")
-    data = json.loads(OUT.read_text(encoding="utf-8"))
-    for lang in ("en", "zh"):
-        summary_path(lang).write_text(render_summary(data, lang), encoding="utf-8")
-    print(SUMMARY.read_text(encoding="utf-8"))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(measured.main(sys.argv[1:], sys.modules[__name__]))

@@ -14,7 +14,6 @@ Lighthouse is slower (seconds a page) and runs here, by hand.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -22,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from docverify import measured
 from docverify.built_site import PAGE_TYPES, build, served
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,24 +104,5 @@ def render_summary(data: dict, lang: str = "en") -> str:
     return "\n".join([*rows, "", verdict, ""])
 
 
-def summary_path(lang: str) -> Path:
-    name = "lighthouse_summary.md" if lang == "en" else f"lighthouse_summary.{lang}.md"
-    return OUT.with_name(name)
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--render-only", action="store_true", help="re-render the summaries")
-    args = parser.parse_args(argv)
-    if not args.render_only:
-        OUT.parent.mkdir(parents=True, exist_ok=True)
-        OUT.write_text(json.dumps(measure(), ensure_ascii=False, indent=1) + "\n", "utf-8")
-    data = json.loads(OUT.read_text(encoding="utf-8"))
-    for lang in ("en", "zh"):
-        summary_path(lang).write_text(render_summary(data, lang), encoding="utf-8")
-    print(summary_path("en").read_text(encoding="utf-8"))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(measured.main(sys.argv[1:], sys.modules[__name__]))

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from docverify import measured
 from docverify.built_site import PAGE_TYPES
 from docverify.paths import REPO_ROOT
 
@@ -42,7 +43,7 @@ def _data(module) -> dict:
 @pytest.mark.parametrize("module", [compare, lighthouse], ids=["search", "lighthouse"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_summary_is_rendered_from_the_committed_data(module, lang: str) -> None:
-    path = module.summary_path(lang)
+    path = measured.summary_path(module.OUT, lang)
     expected = module.render_summary(_data(module), lang)
     assert path.read_text(encoding="utf-8") == expected, (
         f"{path.relative_to(REPO_ROOT)} is stale: run "
