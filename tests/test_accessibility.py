@@ -165,17 +165,3 @@ def test_a_serious_violation_is_found(browser) -> None:
         assert any(v.startswith("color-contrast (serious)") for v in serious_violations(page))
     finally:
         page.close()
-
-
-def test_the_search_dialog_has_a_name_and_returns_focus(browser, site_url: str) -> None:
-    page = browser.new_page()
-    try:
-        page.goto(f"{site_url}/zh/")
-        page.keyboard.press("Control+k")
-        dialog = page.get_by_role("dialog", name="查找")
-        assert dialog.is_visible()
-        assert page.evaluate("() => document.activeElement.id") == "site-search-input"
-        page.keyboard.press("Escape")
-        assert not dialog.is_visible()
-    finally:
-        page.close()

@@ -99,7 +99,9 @@ def test_the_dialog_shows_what_the_search_ranks(browser, site_url: str, lang: st
     page = browser.new_page()
     try:
         page.goto(edition_url(site_url, lang))
-        page.keyboard.press("/")  # the shortcut opens the dialog, focus in its box
+        page.keyboard.press("Control+k")  # opens the dialog (so does "/"), focus in its box
+        dialog = page.get_by_role("dialog", name={"en": "Search", "zh": "查找"}[lang])
+        assert dialog.is_visible()  # a dialog with an accessible name, in the page's language
         page.keyboard.type(query)
         page.wait_for_function(SHOWN_FOR, arg=query, timeout=RESULTS_TIMEOUT_MS)
         shown = page.locator("#site-search-results a").evaluate_all("els => els.map(e => e.href)")
@@ -107,6 +109,11 @@ def test_the_dialog_shows_what_the_search_ranks(browser, site_url: str, lang: st
         assert shown == ranked and len(shown) > 0
         status = page.locator("#site-search-status").text_content()
         assert str(len(shown)) in status  # announced to screen readers (role=status)
+        page.keyboard.press("Escape")  # closes it, and the focus goes back to the button
+        assert not dialog.is_visible()
+        focused = "() => document.activeElement.getAttribute('aria-controls') === 'site-search'"
+        page.wait_for_function(focused, timeout=RESULTS_TIMEOUT_MS)
+        page.keyboard.press("/")  # opens it again, as it was
         page.keyboard.press("Enter")  # Enter opens the first result
         page.wait_for_url(ranked[0])
     except Exception:

@@ -26,6 +26,7 @@ path two roots claim.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -154,6 +155,7 @@ ROOTS: tuple[EmbedRoot, ...] = (
 )
 
 
+@functools.cache
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     out = []
     i = 0

@@ -19,6 +19,7 @@ Sections (parsed by docverify.embeds) are marked the way pymdownx.snippets reads
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import shlex
 import sys
@@ -77,7 +78,12 @@ def discover(root: Path = SNIPPETS_DIR) -> list[Path]:
 
 
 def load(path: Path) -> SnippetFile:
-    source = path.read_text(encoding="utf-8")
+    return _parse(path, path.read_text(encoding="utf-8"))
+
+
+# The build asks for each snippet once per page and language: parse each text once.
+@functools.lru_cache(maxsize=1024)
+def _parse(path: Path, source: str) -> SnippetFile:
     directives = _read_directives(path, source)
     requires = directives.get("requires")
     if requires not in (None, "cuda"):

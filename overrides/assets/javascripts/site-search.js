@@ -145,6 +145,11 @@
     dialog.dataset.query = query; // what the list now shows (the tests wait for it)
   }
 
+  function close() {
+    dialog.close();
+    opener?.focus(); // back where the reader was (also after Esc: the "close" event below)
+  }
+
   function open() {
     if (dialog.open) return;
     dialog.showModal();
@@ -159,9 +164,9 @@
     const first = list.querySelector("a");
     if (first) location.href = first.href;
   });
-  dialog.querySelector(".site-search__close").addEventListener("click", () => dialog.close());
+  dialog.querySelector(".site-search__close").addEventListener("click", close);
   dialog.addEventListener("click", (event) => {
-    if (event.target === dialog) dialog.close(); // a click on the backdrop
+    if (event.target === dialog) close(); // a click on the backdrop
   });
   dialog.addEventListener("close", () => opener?.focus());
   list.addEventListener("keydown", (event) => {
@@ -173,7 +178,11 @@
     event.preventDefault();
   });
   input.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowDown" && list.querySelector("a")) {
+    if (event.key === "Escape") {
+      // A search box clears itself on Escape; here Escape closes the dialog at once.
+      event.preventDefault();
+      close();
+    } else if (event.key === "ArrowDown" && list.querySelector("a")) {
       event.preventDefault();
       list.querySelector("a").focus();
     }
