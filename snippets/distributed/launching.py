@@ -4,6 +4,7 @@ Page: docs/distributed/launching.md
 Starts real launchers as subprocesses: two torchrun launchers that simulate two
 nodes on 127.0.0.1, and the old launcher once.
 """
+# timeout: 120
 
 # --8<-- [start:setup]
 import argparse
