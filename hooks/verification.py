@@ -21,6 +21,7 @@ import html
 import re
 from pathlib import Path
 
+from markdown.extensions.toc import slugify
 from mkdocs.exceptions import PluginError
 
 from docverify import boxes, embed_roots, languages, verification
@@ -406,7 +407,9 @@ def errata_list(
             heading = (
                 titles.get(folder, folder.capitalize()) if folder else text(lang, "errata.home")
             )
-            lines += ["", f"## {heading}", ""]
+            # The English title's anchor in every language: errata/#losses finds the same list.
+            english = _section_titles.get(folder, folder.capitalize()) if folder else "Home"
+            lines += ["", f"## {heading} {{ #{slugify(english, '-')} }}", ""]
         lines.append(f"- **[{title}]({page})**  \n  {body}")
     return "\n".join(lines)
 

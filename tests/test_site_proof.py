@@ -282,3 +282,17 @@ def test_a_reader_switches_language_in_the_browser(browser, site_url) -> None:
             page.wait_for_url(f"{site_url}/{lands}")
     finally:
         page.close()
+
+
+@pytest.mark.xdist_group("browser")  # shares the built site with tests/test_search_browser.py
+def test_each_chinese_page_has_its_english_pages_anchors(built_site: Path) -> None:
+    # A link to page.md#anchor, or a reader switching language, finds the same section.
+    heading_ids = re.compile(r'<h[2-6] id="([^"]+)"')
+    english = [p for p in built_site.rglob("index.html") if not p.is_relative_to(built_site / "zh")]
+    differing = []
+    for page in english:
+        chinese = built_site / "zh" / page.relative_to(built_site)
+        ids = [heading_ids.findall(p.read_text(encoding="utf-8")) for p in (page, chinese)]
+        if ids[0] != ids[1]:
+            differing.append(f"{chinese.relative_to(built_site)}: {ids[1]} != {ids[0]}")
+    assert len(english) > 50 and not differing, differing
