@@ -12,7 +12,6 @@ real kernel.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -23,9 +22,9 @@ from docverify import languages
 from docverify.embeds import SnippetFormatError
 from docverify.notebook import NOTEBOOK_SUFFIX, notebook_text, page_notebook
 from docverify.page_program import PageProgram, build, fenced_embeds
+from docverify.page_title import under_title
 from docverify.site_text import text
 
-_H1 = re.compile(r"^# .+$", re.MULTILINE)
 _programs: dict[str, PageProgram] = {}
 
 
@@ -59,11 +58,7 @@ def download_line(program: PageProgram, lang: str = languages.DEFAULT) -> str:
 
 
 def add_download_line(markdown: str, program: PageProgram, lang: str = languages.DEFAULT) -> str:
-    heading = _H1.search(markdown)
-    if not heading:
-        return markdown
-    line = download_line(program, lang)
-    return markdown[: heading.end()] + f"\n\n{line}\n" + markdown[heading.end() :]
+    return under_title(markdown, download_line(program, lang))
 
 
 def _generated(config, src_uri: str, content: str) -> File:

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 from docverify import languages
+from docverify.page_title import under_title
 
-_H1 = re.compile(r"^# .+$", re.MULTILINE)
 _TERMS = re.compile(r"^\*中文: (?P<terms>.+)\*$", re.MULTILINE)
 
 
@@ -26,10 +26,7 @@ def terms_line(english: str) -> str | None:
 
 def add_terms(markdown: str, english: str) -> str:
     line = terms_line(english)
-    heading = _H1.search(markdown)
-    if not line or not heading:
-        return markdown
-    return markdown[: heading.end()] + f"\n\n{line}\n" + markdown[heading.end() :]
+    return under_title(markdown, line) if line else markdown
 
 
 def on_page_markdown(markdown, page, config, files):

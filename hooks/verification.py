@@ -26,6 +26,7 @@ from mkdocs.exceptions import PluginError
 
 from docverify import boxes, embed_roots, languages, verification
 from docverify.embeds import find_embeds, find_fences, page_blocks
+from docverify.page_title import under_title
 from docverify.site_text import count, text
 from docverify.snippets import load
 
@@ -34,7 +35,6 @@ VERIFICATION_MARKER = "<!-- verification-table -->"
 ERRATA_MARKER = "<!-- errata-list -->"
 HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted (home page)
 ROOTS_MARKER = "<!-- embed-roots-table -->"  # the embed roots and their checks
-_H1 = re.compile(r"^# .+$", re.MULTILINE)
 
 # Folder -> section title, from mkdocs.yml's nav (set in on_config): one place to name a section.
 _section_titles: dict[str, str] = {}
@@ -220,8 +220,7 @@ def block_badge(
         ran = badge(root.check, reports, lang=lang)
         ran = re.match(r'<p class="snippet-badge (\w+)"(.*?)>(.*)</p>$', ran)
         return f'<p class="snippet-badge {ran[1]}"{ran[2]}>{check} · {ran[3]}</p>'
-    separator = "：" if lang == "zh" else ": "
-    return f'<p class="snippet-badge tested">{check}{separator}{reason}</p>'
+    return f'<p class="snippet-badge tested">{text(lang, "badge.tested", check=check, reason=reason)}</p>'
 
 
 def _page_program(page: str, markdown: str, reports) -> str | None:
@@ -247,8 +246,7 @@ def run_command(snippet: str) -> str:
 def add_run_instructions(page: str, markdown: str, lang: str = languages.DEFAULT) -> str:
     embeds, _ = find_embeds(page, markdown)
     snippets = _snippet_scripts(embeds)
-    heading = _H1.search(markdown)
-    if not snippets or not heading:
+    if not snippets:
         return markdown
     source = text(lang, "run.source")
     items = " · ".join(
@@ -257,8 +255,9 @@ def add_run_instructions(page: str, markdown: str, lang: str = languages.DEFAULT
         else f"`{run_command(s)}`"
         for s in snippets
     )
-    note = f'\n\n<p class="run-it" markdown>{text(lang, "run.line", items=items)}</p>\n'
-    return markdown[: heading.end()] + note + markdown[heading.end() :]
+    return under_title(
+        markdown, f'<p class="run-it" markdown>{text(lang, "run.line", items=items)}</p>'
+    )
 
 
 # --- generated pages -----------------------------------------------------------------------
@@ -408,7 +407,11 @@ def errata_list(
                 titles.get(folder, folder.capitalize()) if folder else text(lang, "errata.home")
             )
             # The English title's anchor in every language: errata/#losses finds the same list.
-            english = _section_titles.get(folder, folder.capitalize()) if folder else "Home"
+            english = (
+                _section_titles.get(folder, folder.capitalize())
+                if folder
+                else text(languages.DEFAULT, "errata.home")
+            )
             lines += ["", f"## {heading} {{ #{slugify(english, '-')} }}", ""]
         lines.append(f"- **[{title}]({page})**  \n  {body}")
     return "\n".join(lines)

@@ -13,20 +13,14 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from docverify.built_site import PAGE_TYPES
 
-pytestmark = [
-    pytest.mark.skipif(
-        not Path(shutil.which("chromium") or "/usr/bin/chromium").exists(),
-        reason="chromium is not installed (`apt-get install chromium`; .ci/run installs it)",
-    ),
-    pytest.mark.xdist_group("browser"),
-]
+# Tests that need chromium skip, saying why, where it is missing (the `browser` fixture).
+pytestmark = pytest.mark.xdist_group("browser")
 SERIOUS = {"serious", "critical"}
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # Highlighted code is thousands of coloured <span>s a page, the same few colours

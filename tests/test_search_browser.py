@@ -16,14 +16,12 @@ scripts/compare_search.py also runs against Material's search and Pagefind.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from search_driver import RESULTS_TIMEOUT_MS, Case, SiteSearch, edition_url, load_cases, ranks
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FAILURE_SHOTS = ROOT / ".reports" / "search-failures"
 TOP_3_TARGET = 0.95
 RANK_1_TARGET = 0.85
@@ -46,13 +44,8 @@ def external_resources(text: str) -> list[str]:
     return [u for u in urls if re.match(r"(?:https?:)?//", u)]
 
 
-pytestmark = [
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(),
-        reason="chromium is not installed (`apt-get install chromium`; .ci/run installs it)",
-    ),
-    pytest.mark.xdist_group("browser"),
-]
+# Tests that need chromium skip, saying why, where it is missing (the `browser` fixture).
+pytestmark = pytest.mark.xdist_group("browser")
 
 
 def _misses(cases: list[Case], found: list[int | None], within: int) -> list[str]:

@@ -18,6 +18,8 @@ import yaml
 
 from docverify import embed_roots, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
+from hooks import search_terms
+from hooks import verification as verification_hook
 
 PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in languages.source_pages(DOCS_DIR)]
 
@@ -184,13 +186,7 @@ def test_every_generated_fragment_has_its_chinese_rendering() -> None:
 
 
 def test_the_chinese_build_shows_the_chinese_fragment(tmp_path: Path) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "verification_hook", REPO_ROOT / "hooks" / "verification.py"
-    )
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = verification_hook
     generated = tmp_path / "docs" / "assets" / "generated"
     generated.mkdir(parents=True)
     (generated / "a_summary.md").write_text("English\n", encoding="utf-8")
@@ -203,13 +199,7 @@ def test_the_chinese_build_shows_the_chinese_fragment(tmp_path: Path) -> None:
 
 
 def test_a_chinese_page_shows_its_english_pages_search_terms() -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "search_terms", REPO_ROOT / "hooks" / "search_terms.py"
-    )
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = search_terms
     shown = hook.add_terms(CHINESE, ENGLISH)
     assert "# 标题\n\n*关键词：词*\n" in shown
     assert hook.add_terms(CHINESE, ENGLISH.replace("*中文: 词*\n", "")) == CHINESE

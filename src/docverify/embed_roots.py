@@ -32,6 +32,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from docverify.site_text import count, text
+
 RUN = "run"
 TESTED = "tested"
 SHOWN = "shown"
@@ -235,8 +237,6 @@ def _plural(n: int, word: str) -> str:
 
 def headline(found: list[EmbeddedBlock], lang: str = "en") -> str:
     """The site's summary claim, counted: 'N code blocks: X run with outputs compared, ...'."""
-    from docverify.site_text import count, text
-
     code, prose = counts(found)
     sentence = text(
         lang,
@@ -260,7 +260,7 @@ def headline(found: list[EmbeddedBlock], lang: str = "en") -> str:
             lang,
             "headline.fragments",
             fragments=count(lang, "headline.fragment", fragments),
-            parts=("、" if lang == "zh" else ", ").join(parts),
+            parts=text(lang, "headline.join").join(parts),
         )
     return sentence
 
