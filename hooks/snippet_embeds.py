@@ -4,11 +4,6 @@ pymdownx.snippets (check_paths: true) already stops on a missing file or
 section, but its error does not say which page asked for it. This hook runs
 first and reports every problem on the page at once. The rules live in
 docverify.embeds, shared with the test suite.
-
-It also refuses to build a checkout with another checkout's machinery: the
-checkout is mkdocs.yml's folder, and `docverify` (which renders badges and
-checks embeds) must be imported from its src/, not from wherever the virtual
-environment was made.
 """
 
 from pathlib import Path
@@ -16,7 +11,6 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 from docverify.embeds import page_problems
-from docverify.paths import other_tree_message, packages_from_other_trees
 
 ROOT = Path(__file__).resolve().parents[1]  # replaced by mkdocs.yml's folder in on_config
 
@@ -24,9 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]  # replaced by mkdocs.yml's folder in
 def on_config(config):
     global ROOT
     ROOT = Path(config.config_file_path).resolve().parent
-    problems = packages_from_other_trees(ROOT)
-    if problems:
-        raise PluginError(other_tree_message(ROOT, problems, "This site build"))
     return config
 
 

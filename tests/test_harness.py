@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import builtins
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -16,7 +15,6 @@ import pytest
 import torch
 
 from docverify import snippets as snippet_file
-from docverify.paths import packages_from_other_trees
 from harness import isolation
 from harness.print_capture import expected_source
 from harness.run_snippet import run_in_process, run_launched
@@ -437,17 +435,7 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
         snippet_file.load(path)
 
 
-# --- the checkout under test: paths from pytest's root, never another checkout's packages ---
-
-
-def test_packages_from_another_checkout_are_named(tmp_path: Path) -> None:
-    (tmp_path / "src" / "docverify").mkdir(parents=True)
-    imported = Path(snippet_file.__file__).resolve().parent
-    assert packages_from_other_trees(tmp_path) == [
-        f"`docverify` is imported from {imported}, not from {tmp_path / 'src' / 'docverify'}"
-    ]
-    assert packages_from_other_trees(ROOT) == []  # this run's own checkout
-    assert packages_from_other_trees(tmp_path / "src") == []  # no src/ there: nothing to check
+# --- the checkout under test: its own snippets, with its own machinery ---------------------
 
 
 def copy_of_this_checkout(folder: Path, *paths: str) -> Path:
@@ -455,86 +443,39 @@ def copy_of_this_checkout(folder: Path, *paths: str) -> Path:
     for rel in paths:
         source, target = ROOT / rel, folder / rel
         if source.is_dir():
-            skip = shutil.ignore_patterns("__pycache__", "*.egg-info")
-            shutil.copytree(source, target, ignore=skip)
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
     return folder.resolve()
 
 
-def run_in(checkout: Path, *command: str, pythonpath: Path | None = None):
-    """`python -m <command>` in `checkout` with this environment (its editable install)."""
+def test_a_second_checkout_checks_its_own_snippets_with_its_own_code(tmp_path: Path) -> None:
+    """A checkout run with a virtual environment made elsewhere (whose editable install
+    points at another src/) still verifies its own tree with its own machinery."""
+    second = copy_of_this_checkout(
+        tmp_path / "second",
+        *("pyproject.toml", "mkdocs.yml", "src/docverify", "tests/conftest.py", "tests/harness"),
+    )
+    (second / "snippets").mkdir()
+    (second / "snippets" / "x.py").write_text('print("printed")\n#> not what it prints\n')
+    marker = "print('its own docverify', flush=True)\n"
+    init = second / "src" / "docverify" / "__init__.py"
+    init.write_text(init.read_text(encoding="utf-8") + marker, encoding="utf-8")
+    shutil.copy2(TEST_SNIPPETS, second / "tests" / "test_snippets.py")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    return subprocess.run(
-        [sys.executable, "-m", *command],
-        cwd=checkout,
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-s"],
+        cwd=second,
         env=env,
         capture_output=True,
         text=True,
         timeout=180,
         check=False,
     )
-
-
-def smallest_checked_snippet() -> Path:
-    """The smallest in-process CPU snippet under snippets/tensors that shows `#>` lines."""
-    return min(
-        (
-            path
-            for path in snippet_file.discover(ROOT / "snippets" / "tensors")
-            if (s := snippet_file.load(path)).devices == ("cpu",)
-            and not s.launched
-            and re.search(r"^\s*#> ", s.source, flags=re.MULTILINE)
-        ),
-        key=lambda path: path.stat().st_size,
-    )
-
-
-def test_a_mutated_output_line_in_a_second_checkout_fails_there(tmp_path: Path) -> None:
-    second = copy_of_this_checkout(
-        tmp_path / "second",
-        *("pyproject.toml", "mkdocs.yml", "src/docverify"),
-        *("tests/conftest.py", "tests/harness", "tests/test_snippets.py"),
-    )
-    original = smallest_checked_snippet()
-    rel = original.relative_to(ROOT).as_posix()
-    source = original.read_text(encoding="utf-8")
-    first_output = re.search(r"^\s*#> (.*)$", source, flags=re.MULTILINE)
-    line = source[: first_output.start(1)].count("\n") + 1
-    mutated = source[: first_output.start(1)] + "not what it prints" + source[first_output.end(1) :]
-    (second / rel).parent.mkdir(parents=True)
-    (second / rel).write_text(mutated, encoding="utf-8")
-    pytest_args = ("pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "tests/test_snippets.py")
-
-    # With this environment, `docverify` comes from the checkout it was made in.
-    borrowed = run_in(second, *pytest_args)
-    assert borrowed.returncode == pytest.ExitCode.USAGE_ERROR, borrowed.stdout + borrowed.stderr
-    assert f"not from {second / 'src' / 'docverify'}" in borrowed.stderr
-    assert f"PYTHONPATH={second / 'src'}" in borrowed.stderr
-
-    # With the second checkout's own packages, its own snippet is checked, and fails.
-    own = run_in(second, *pytest_args, pythonpath=second / "src")
-    assert own.returncode == pytest.ExitCode.TESTS_FAILED, own.stdout + own.stderr
-    assert f"{rel}:{line}: `#>` output lines differ" in own.stdout
-    assert "+#> not what it prints" not in own.stdout  # the diff shows the real output
-    assert "-#> not what it prints" in own.stdout
-
-
-def test_building_a_second_checkout_with_this_environment_fails(tmp_path: Path) -> None:
-    second = copy_of_this_checkout(
-        tmp_path / "second", "mkdocs.yml", "hooks", "src/docverify", "overrides"
-    )
-    (second / "docs").mkdir()
-    (second / "snippets").mkdir()
-    site = tmp_path / "site"
-    built = run_in(second, "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site))
-    assert built.returncode == 1, built.stdout + built.stderr
-    assert f"This site build checks the checkout {second}" in built.stderr
-    assert f"not from {second / 'src' / 'docverify'}" in built.stderr
-    assert not site.exists()
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
+    assert "its own docverify" in done.stdout
+    assert "snippets/x.py:2: `#>` output lines differ" in done.stdout
 
 
 # --- torchrun-launched snippets ------------------------------------------------------------

@@ -1,8 +1,8 @@
 """pytest options, markers and the verification report (loaded by tests/conftest.py).
 
 Everything is found from pytest's root directory (the checkout under test):
-snippets/ and .reports/ by default, and the run refuses to start when the
-project's own package (docverify) is imported from another checkout.
+snippets/ and .reports/ by default; `docverify` comes from its src/ (pyproject's
+`pythonpath`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from docverify import verification
-from docverify.paths import other_tree_message, packages_from_other_trees
 from docverify.snippets import SnippetFile
 from harness.output_diffs import LineDiff, pinned_torch, render
 
@@ -55,9 +54,6 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 def pytest_configure(config: pytest.Config) -> None:
     global _root
     _root = config.rootpath
-    problems = packages_from_other_trees(_root)
-    if problems:
-        raise pytest.UsageError(other_tree_message(_root, problems, "This test run"))
     snippets = config.getoption("--snippets-root") or _root / "snippets"
     reports = config.getoption("--reports-dir") or _root / ".reports"
     config.snippets_root = Path(snippets).resolve()
