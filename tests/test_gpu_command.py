@@ -13,7 +13,7 @@ from test_harness import inner_suite, run_inner  # noqa: F401  (inner_suite is a
 from test_snippets import device_dependent
 
 from docverify import snippets as snippet_file
-from harness.output_diffs import output_line_diffs, pinned_torch, render
+from docverify.output_diffs import output_line_diffs, pinned_torch, render
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 import torch
 
+from docverify import isolation
 from docverify import snippets as snippet_file
-from harness import isolation
-from harness.print_capture import expected_source
-from harness.run_snippet import run_in_process, run_launched
+from docverify.print_capture import expected_source
+from docverify.run_snippet import run_in_process, run_launched
 
 TEST_SNIPPETS = Path(__file__).with_name("test_snippets.py")
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
@@ -390,6 +390,18 @@ def numeric_settings() -> dict[str, object]:
         "cuda.matmul.allow_tf32": matmul.allow_tf32,
         "float32 matmul precision": torch.get_float32_matmul_precision(),
     }
+
+
+def test_a_helper_next_to_a_snippet_is_imported_afresh_by_the_next_one(tmp_path: Path) -> None:
+    """Two pages' folders each hold a `_helper.py`: each snippet gets its own, as in a new
+    interpreter, and the helper is gone from sys.modules after the run."""
+    for folder, value in (("a", 1), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "_helper.py").write_text(f"VALUE = {value}\n", encoding="utf-8")
+        write_snippet(tmp_path / folder, "page.py", "import _helper\nprint(_helper.VALUE)\n")
+    assert [r.text for r in run(tmp_path / "a" / "page.py", tmp_path)] == ["1"]
+    assert [r.text for r in run(tmp_path / "b" / "page.py", tmp_path)] == ["2"]
+    assert "_helper" not in sys.modules
 
 
 def test_numeric_settings_do_not_leak_out_of_a_run(tmp_path: Path) -> None:

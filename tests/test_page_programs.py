@@ -34,9 +34,9 @@ from pathlib import Path
 import pytest
 
 from docverify.page_program import build, content_pages, covering_snippet
+from docverify.run_page import PageProgramError, run_page_program
 from docverify.shown_code import import_problems, name_problems, program_problems, setup_problems
 from harness.plugin import cuda_available
-from harness.run_page import PageProgramError, run_page_program
 
 # The one list of pages whose shown code does not run on its own yet (issue 13).
 # Remove a page when it is fixed: its test then passes instead of xfailing.

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from docverify import snippets as snippet_file
+from docverify.output_diffs import output_line_diffs
 from docverify.page_program import program_verified_by
+from docverify.print_capture import PrintRecord, expected_source, output_mismatch
+from docverify.run_snippet import run_in_process, run_launched
 from docverify.verification import content_sha256
-from harness.output_diffs import output_line_diffs
-from harness.print_capture import PrintRecord, expected_source, output_mismatch
-from harness.run_snippet import run_in_process, run_launched
 
 
 def _cases(root: Path) -> list:

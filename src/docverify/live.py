@@ -64,7 +64,7 @@ class WorkerUnavailable(RuntimeError):
 
 
 class Worker:
-    """The process that runs snippets: python -m harness.live_worker, in `root`."""
+    """The process that runs snippets: python -m docverify.live_worker, in `root`."""
 
     def __init__(self, root: Path, python: str = sys.executable) -> None:
         self.root = root
@@ -88,7 +88,7 @@ class Worker:
         self._replies = queue.Queue()
         self._ready = threading.Event()
         self._proc = subprocess.Popen(
-            [self.python, "-m", "harness.live_worker"],
+            [self.python, "-m", "docverify.live_worker"],
             cwd=self.root,
             env=env,
             stdin=subprocess.PIPE,
@@ -135,7 +135,7 @@ class Worker:
         return True
 
     def check(self, snippet: str, device: str = "cpu", timeout: float = 60) -> dict:
-        """Run one snippet; the worker's reply (see harness.live_worker.check)."""
+        """Run one snippet; the worker's reply (see docverify.live_worker.check)."""
         with self._lock:
             if not self.alive():
                 log.info("Live verification: starting the worker again")

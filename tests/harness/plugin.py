@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from docverify import verification
+from docverify.output_diffs import LineDiff, pinned_torch, render
 from docverify.snippets import SnippetFile
-from harness.output_diffs import LineDiff, pinned_torch, render
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 

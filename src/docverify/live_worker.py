@@ -12,7 +12,7 @@ The check is the suite's own (tests/test_snippets.py): `run_in_process`, then
 else writes to stdout (the snippet, a library) goes to stderr, so that stdout
 carries only the replies.
 
-    python -m harness.live_worker            # PYTHONPATH=tests:src, in the repository root
+    python -m docverify.live_worker            # PYTHONPATH=tests:src, in the repository root
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def warm_up() -> None:
     torch.manual_seed(0)
     repr(torch.zeros(2, 2))
     # The harness itself (print_capture, isolation, run_snippet).
-    import harness.print_capture
-    import harness.run_snippet  # noqa: F401
+    import docverify.print_capture
+    import docverify.run_snippet  # noqa: F401
 
 
 def check(root: Path, rel: str, device: str) -> dict:
@@ -73,9 +73,9 @@ def check(root: Path, rel: str, device: str) -> dict:
     when passed).
     """
     from docverify import verification
+    from docverify.print_capture import expected_source, output_mismatch
+    from docverify.run_snippet import run_in_process
     from docverify.snippets import load
-    from harness.print_capture import expected_source, output_mismatch
-    from harness.run_snippet import run_in_process
 
     path = root / rel
     snippet = load(path)
