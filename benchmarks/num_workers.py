@@ -39,7 +39,7 @@ from torch.utils.data import DataLoader
 from docverify import languages
 from docverify.machine import describe_machine
 from docverify.paths import GENERATED_DIR, REPO_ROOT
-from docverify.snippets import sections_module
+from docverify.sections import sections_module
 
 OUTPUT = GENERATED_DIR / "data" / "num_workers.txt"
 SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"

@@ -19,10 +19,10 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 from docverify import languages
-from docverify.embeds import SnippetFormatError
 from docverify.notebook import NOTEBOOK_SUFFIX, notebook_text, page_notebook
 from docverify.page_program import PageProgram, build, fenced_embeds
 from docverify.page_title import under_title
+from docverify.sections import SnippetFormatError
 from docverify.site_text import text
 
 _programs: dict[str, PageProgram] = {}

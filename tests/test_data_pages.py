@@ -23,8 +23,8 @@ import pytest
 from PIL import Image
 
 from docverify import boxes
-from docverify.embeds import read_sections
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
+from docverify.sections import read_sections
 
 DATA_DOCS = DOCS_DIR / "data"
 DATA_SNIPPETS = REPO_ROOT / "snippets" / "data"

@@ -447,6 +447,49 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
         snippet_file.load(path)
 
 
+def test_sections_are_read_as_pymdownx_renders_them(tmp_path: Path) -> None:
+    """Marker spelling pymdownx accepts (`-8<-`, spaces), a nested section's markers
+    dropped, an escaped marker shown as text, dedent: the page program, the downloads
+    and sections_module all get pymdownx's own text, with each line's file line."""
+    import markdown
+
+    from docverify.sections import render, sections_module
+
+    path = write_snippet(
+        tmp_path,
+        "marks.py",
+        """
+        if True:
+            # -8<- [ start : outer ]
+            values = [1]
+            # --8<-- [start:inner]
+            values.append(2)
+            # --8<-- [end:inner]
+            note = ";--8<-- [start:not-a-marker]"
+            # --8<-- [end:outer]
+    """,
+    )
+    shown = render(tmp_path, "marks.py", "outer")
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={
+            "pymdownx.snippets": {"base_path": [str(tmp_path)], "dedent_subsections": True}
+        },
+    )
+    assert shown.code.split("\n") == md.preprocessors["snippet"].run(['--8<-- "marks.py:outer"'])
+    assert shown.code.split("\n") == [
+        "values = [1]",
+        "values.append(2)",
+        'note = "--8<-- [start:not-a-marker]"',
+    ]
+    assert shown.lines == (3, 5, 7) and shown.dedented
+    assert vars(sections_module(path, "outer"))["values"] == [1, 2]
+    # pymdownx's pattern matches `[START:x]`, but its reader skips it: refused, not misread.
+    path.write_text("# --8<-- [START:x]\n# --8<-- [end:x]\n", encoding="utf-8")
+    with pytest.raises(snippet_file.SnippetFormatError, match=r"marks.py:1: write `\[start:x\]`"):
+        snippet_file.load(path)
+
+
 # --- the checkout under test: its own snippets, with its own machinery ---------------------
 
 

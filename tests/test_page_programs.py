@@ -189,7 +189,9 @@ def test_hidden_import_fails_naming_page_name_and_lines(tmp_path: Path) -> None:
     root = _site(tmp_path, snippet, _page("setup", "double"))
     message = _check(root, tmp_path)
     # page:line of the code block, snippet file:line of the use, and the name
-    assert "docs/topic/page.md:7 (snippets/topic/page.py:10): `torch` is used but never" in message
+    assert (
+        "docs/topic/page.md:7 (snippets/topic/page.py:10): `torch` is not defined where" in message
+    )
 
 
 def test_name_from_a_hidden_line_fails(tmp_path: Path) -> None:
@@ -200,13 +202,13 @@ def test_name_from_a_hidden_line_fails(tmp_path: Path) -> None:
     )
     root = _site(tmp_path, snippet, _page("setup", "double"))
     message = _check(root, tmp_path)
-    assert "(snippets/topic/page.py:13): `x` is used but never defined" in message, message
+    assert "(snippets/topic/page.py:13): `x` is not defined where" in message, message
 
 
 def test_name_used_before_the_page_shows_it_fails(tmp_path: Path) -> None:
     root = _site(tmp_path, SELF_CONTAINED, _page("double", "setup"))
     message = _check(root, tmp_path)
-    assert "docs/topic/page.md:6 (snippets/topic/page.py:13): `x` is used before" in message
+    assert "docs/topic/page.md:6 (snippets/topic/page.py:13): `x` is not defined where" in message
     assert "docs/topic/page.md:6: the first code block embeds the `setup` section" in message
 
 
@@ -269,22 +271,22 @@ def test_sections_out_of_file_order_are_run_on_their_own(tmp_path: Path) -> None
     assert how.startswith("run on its own")
 
 
-# --- name resolution of the static check, case by case --------------------------------------
+# --- name resolution of the static check (ruff's F821, and __file__), case by case --------------------------------------
 
 SCOPING_CASES = {
     # (source, problems as (line, start of message)); [] = runs
     "import-dotted-binds-top": ("import os.path\nprint(os.getcwd())\n", []),
     "import-as": ("import torch.nn.functional as F\nprint(F.relu)\n", []),
     "function-body-runs-later": ("def f():\n    return z\n\n\nz = 1\nprint(f())\n", []),
-    "function-body-hidden": ("def f():\n    return w\n", [(2, "`w` is used but never")]),
+    "function-body-hidden": ("def f():\n    return w\n", [(2, "`w` is not defined")]),
     "global-statement-binds": ("def g():\n    global G\n    G = 1\n\n\ng()\nprint(G)\n", []),
     "comprehension-variable-stays-inside": (
         "ys = [i for i in range(3)]\nprint(i)\n",
-        [(2, "`i` is used but never")],
+        [(2, "`i` is not defined")],
     ),
     "class-body-invisible-to-comprehension": (
         "class A:\n    n = 3\n    xs = [n for _ in range(2)]\n",
-        [(3, "`n` is used but never")],
+        [(3, "`n` is not defined")],
     ),
     "closure": (
         "def outer():\n    k = 1\n\n    def inner():\n        return k\n\n    return inner()\n",
@@ -299,9 +301,10 @@ SCOPING_CASES = {
         "match [1, 2]:\n    case [first, *rest]:\n        print(first, rest)\n",
         [],
     ),
-    "used-after-del": ("a = 1\ndel a\nprint(a)\n", [(3, "`a` is used after `del a`")]),
-    "del-of-a-name-never-shown": ("del q\n", [(1, "`del q` deletes a name")]),
-    "lambda-default-is-evaluated-now": ("f = lambda a, b=c: a + b\n", [(1, "`c` is used but")]),
+    "used-after-del": ("a = 1\ndel a\nprint(a)\n", [(3, "`a` is not defined")]),
+    "del-of-a-name-never-shown": ("del q\n", [(1, "`q` is not defined")]),
+    "lambda-default-is-evaluated-now": ("f = lambda a, b=c: a + b\n", [(1, "`c` is not defined")]),
+    "used-before-it-is-bound": ("print(x)\nx = 1\n", [(1, "`x` is not defined")]),
     "dunder-file": ("print(__file__)\n", [(1, "`__file__` is used")]),
 }
 
@@ -358,7 +361,7 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
         + "\n# --8<-- [start:uses-y]\nprint(y)\n# --8<-- [end:uses-y]\n",
         encoding="utf-8",
     )
-    assert "`y` is used but never defined" in _check(root, tmp_path)
+    assert "`y` is not defined where" in _check(root, tmp_path)
 
 
 def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.FixtureRequest) -> None:

@@ -18,8 +18,9 @@ Three kinds of check:
 - SHOWN: "shown only". Nothing checks it; the reason is displayed under the
   block on the page.
 
-To add a root: add an EmbedRoot below (a glob: `*` within one folder, `**/`
-any depth of folders, `[!_]` any character but `_`), with the check that stands behind it. Patterns must
+To add a root: add an EmbedRoot below (a glob as in .gitignore: `*` within one
+folder, `**/` any depth of folders, `[!_]` any character but `_`), with the check
+that stands behind it. Patterns must
 not overlap: the first that matches decides, and the contract test refuses a
 path two roots claim.
 """
@@ -31,6 +32,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+import pathspec
 
 from docverify.site_text import count, text
 
@@ -51,7 +54,13 @@ class EmbedRoot:
         return self.reason_zh if lang == "zh" and self.reason_zh else self.reason
 
     def matches(self, path: str) -> bool:
-        return _glob_regex(self.pattern).fullmatch(path) is not None
+        return _spec(self.pattern).match_file(path)
+
+
+@functools.cache
+def _spec(pattern: str) -> pathspec.GitIgnoreSpec:
+    """The glob as git reads it (pathspec, which MkDocs itself uses for exclude_docs)."""
+    return pathspec.GitIgnoreSpec.from_lines([pattern])
 
 
 ROOTS: tuple[EmbedRoot, ...] = (
@@ -155,33 +164,6 @@ ROOTS: tuple[EmbedRoot, ...] = (
         reason_zh="它引用的版本与报错，以及它的 conv1 一行与本页的计数比对",
     ),
 )
-
-
-@functools.cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i:]:
-            end = pattern.index("]", i)
-            chars = pattern[i + 1 : end]
-            negate = chars.startswith("!")
-            chars = re.escape(chars.removeprefix("!"))
-            out.append(f"[^/{chars}]" if negate else f"[{chars}]")
-            i = end + 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
 
 
 def root_of(path: str, roots: tuple[EmbedRoot, ...] = ROOTS) -> EmbedRoot | None:

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from docverify import verification
-from docverify.embeds import SnippetFormatError, find_embeds
+from docverify.embeds import find_embeds
+from docverify.sections import SnippetFormatError
 from docverify.snippets import load
 
 log = logging.getLogger("mkdocs.live_verification")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import nbformat
 
 from docverify.embeds import Embed, Fence, find_embeds, find_fences
-from docverify.page_program import PageProgram, ProgramPart, section_text
+from docverify.page_program import PageProgram, ProgramPart, read_part
 
 NOTEBOOK_SUFFIX = ".ipynb"
 _ADMONITION = re.compile(
@@ -118,7 +118,7 @@ class _Writer:
         self.cells.append(_cell("code", part.block, outputs=stream, execution_count=None))
 
     def embedded(self, embed: Embed) -> list[str]:
-        return section_text(embed, self.program.root)[0].strip("\n").split("\n")
+        return read_part(embed, self.program.root).code.strip("\n").split("\n")
 
     def fence(self, fence: Fence, parts: Iterator[ProgramPart], close: str) -> None:
         """A code block: code cells for Python embeds, a Markdown code block for other files."""

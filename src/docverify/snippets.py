@@ -12,7 +12,7 @@ run it:
     # launch: torchrun --nproc_per_node=2 run as separate processes
     # timeout: 120                        seconds before the run is stopped
 
-Sections (parsed by docverify.embeds) are marked the way pymdownx.snippets reads them:
+Sections (read by docverify.sections) are marked the way pymdownx.snippets reads them:
 `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
 """
 
@@ -22,14 +22,12 @@ import ast
 import functools
 import re
 import shlex
-import sys
-import textwrap
-import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docverify.embeds import Section, SnippetFormatError, read_sections
 from docverify.paths import REPO_ROOT
+from docverify.problems import Problem
+from docverify.sections import Section, SnippetFormatError, read_sections
 
 SNIPPETS_DIR = REPO_ROOT / "snippets"
 DEFAULT_TIMEOUT_S = 60
@@ -87,17 +85,21 @@ def _parse(path: Path, source: str) -> SnippetFile:
     directives = _read_directives(path, source)
     requires = directives.get("requires")
     if requires not in (None, "cuda"):
-        raise SnippetFormatError(f"{path}: `# requires:` takes only `cuda`, got {requires!r}")
+        raise SnippetFormatError(
+            Problem(path, 1, f"`# requires:` takes only `cuda`, got {requires!r}")
+        )
     if requires == "cuda":
         devices: tuple[str, ...] = ("cuda",)
     else:
         devices = tuple(d for d in re.split(r"[,\s]+", directives.get("devices", "cpu")) if d)
     unknown = [d for d in devices if d not in KNOWN_DEVICES]
     if unknown:
-        raise SnippetFormatError(f"{path}: unknown device(s) {unknown} in `# devices:`")
+        raise SnippetFormatError(Problem(path, 1, f"unknown device(s) {unknown} in `# devices:`"))
     launch = tuple(shlex.split(directives.get("launch", "")))
     if launch and launch[0] != "torchrun":
-        raise SnippetFormatError(f"{path}: `# launch:` supports `torchrun ...` only, got {launch}")
+        raise SnippetFormatError(
+            Problem(path, 1, f"`# launch:` supports `torchrun ...` only, got {launch}")
+        )
     return SnippetFile(
         path=path,
         source=source,
@@ -112,7 +114,7 @@ def _read_directives(path: Path, source: str) -> dict[str, str]:
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
-        raise SnippetFormatError(f"{path}:{exc.lineno}: {exc.msg}") from exc
+        raise SnippetFormatError(Problem(path, exc.lineno or 0, exc.msg)) from exc
     first_code_line = next(
         (
             node.lineno
@@ -127,31 +129,8 @@ def _read_directives(path: Path, source: str) -> dict[str, str]:
         if not match or match["key"] not in _DIRECTIVE_KEYS:
             continue
         if match["key"] in directives:
-            raise SnippetFormatError(f"{path}:{lineno}: directive `{match['key']}` given twice")
+            raise SnippetFormatError(
+                Problem(path, lineno, f"directive `{match['key']}` given twice")
+            )
         directives[match["key"]] = match["value"]
     return directives
-
-
-def sections_module(path: Path, *names: str, module_name: str | None = None) -> types.ModuleType:
-    """Run the named sections of a snippet file, in the order given, as one fresh module.
-
-    For code outside the page that must use exactly what the page shows (a benchmark
-    timing the page's pipeline, a test of a helper the page defines). Each section runs
-    dedented, compiled under the snippet's path with its own line numbers, so
-    tracebacks point at the snippet. With `module_name` the module is registered in
-    sys.modules, so that classes it defines pickle by reference (DataLoader workers).
-    """
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    found = {s.name: s for s in read_sections(path, source)}
-    module = types.ModuleType(module_name or f"sections_of_{path.stem}")
-    module.__file__ = str(path)
-    if module_name:
-        sys.modules[module_name] = module
-    for name in names:
-        section = found[name]
-        body = textwrap.dedent("\n".join(lines[section.start_line : section.end_line - 1]))
-        code = "\n" * section.start_line + body  # keep the snippet's line numbers
-        # dont_inherit: run as the page shows it, without the caller's `from __future__` flags
-        exec(compile(code, str(path), "exec", dont_inherit=True), module.__dict__)  # noqa: S102
-    return module
