@@ -73,7 +73,7 @@ def test_an_unembedded_file_or_section_is_reported(tmp_path: Path) -> None:
     ]
 
 
-# Pages whose body the build generates (hooks/verification.py, the tags plugin).
+# Pages whose body the build generates (hooks/generated_pages.py, the tags plugin).
 GENERATED_MARKERS = (
     "<!-- verification-table -->",
     "<!-- errata-list -->",

@@ -563,13 +563,13 @@ def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path)
 
     from sample_results import sample_result
 
-    from docverify import verification
+    from docverify import report
     from harness import scheduling
 
     for name in ("fast", "slow"):
         (tmp_path / "snippets" / f"{name}.py").parent.mkdir(exist_ok=True)
         (tmp_path / "snippets" / f"{name}.py").write_text("x = 1\n")
-    verification.merge_results(
+    report.merge_results(
         [
             sample_result("snippets/fast.py", duration_s=0.1),
             sample_result("snippets/slow.py", duration_s=9.0),

@@ -367,7 +367,7 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
 def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.FixtureRequest) -> None:
     from sample_results import sample_result
 
-    from docverify import verification
+    from docverify import report
     from docverify.page_program import program_verified_by
 
     root = request.config.rootpath
@@ -377,9 +377,9 @@ def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.Fixt
     assert program_verified_by("snippets/models/saving.py", root) is None
     result = sample_result(
         "snippets/tensors/reshape.py",
-        sha256=verification.file_sha256(root / "snippets/tensors/reshape.py") or "",
-        page_program_sha256=verification.content_sha256(reshape.encode()),
+        sha256=report.file_sha256(root / "snippets/tensors/reshape.py") or "",
+        page_program_sha256=report.content_sha256(reshape.encode()),
     )
-    assert verification.is_current(result, root, page_program=reshape)
+    assert report.is_current(result, root, page_program=reshape)
     # The page's blocks reordered: same snippet file, another program, no longer "verified".
-    assert not verification.is_current(result, root, page_program=reshape + "\nprint(1)\n")
+    assert not report.is_current(result, root, page_program=reshape + "\nprint(1)\n")

@@ -16,8 +16,8 @@ from docverify import snippets as snippet_file
 from docverify.output_diffs import output_line_diffs
 from docverify.page_program import program_verified_by
 from docverify.print_capture import PrintRecord, expected_source, output_mismatch
+from docverify.report import content_sha256
 from docverify.run_snippet import run_in_process, run_launched
-from docverify.verification import content_sha256
 
 
 def _cases(root: Path) -> list:

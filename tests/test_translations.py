@@ -18,8 +18,7 @@ import yaml
 
 from docverify import embed_roots, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
-from hooks import search_terms
-from hooks import verification as verification_hook
+from hooks import generated_pages, search_terms
 
 PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in languages.source_pages(DOCS_DIR)]
 
@@ -186,7 +185,7 @@ def test_every_generated_fragment_has_its_chinese_rendering() -> None:
 
 
 def test_the_chinese_build_shows_the_chinese_fragment(tmp_path: Path) -> None:
-    hook = verification_hook
+    hook = generated_pages
     generated = tmp_path / "docs" / "assets" / "generated"
     generated.mkdir(parents=True)
     (generated / "a_summary.md").write_text("English\n", encoding="utf-8")

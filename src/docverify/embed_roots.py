@@ -31,10 +31,12 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 
 import pathspec
 
+from docverify.problems import Problem
 from docverify.site_text import count, text
 
 RUN = "run"
@@ -258,21 +260,33 @@ _BADGE = re.compile(
 )
 
 
-def badge_problems(page: str, html: str) -> list[str]:
-    """Code blocks in a built page that are not followed by exactly one badge line."""
+def badge_problems(page: str, html: str, source: str = "") -> list[Problem]:
+    """Code blocks in a built page that are not followed by exactly one badge line.
+
+    `source` (the page's Markdown) lets a problem name the line where the block's
+    code stands: a block without a badge is code that no embed put there.
+    """
     problems = []
     for n, end in enumerate(_PRE_END.finditer(html), start=1):
         at = _AFTER_BLOCK.match(html, end.end()).end()
         badges = 0
         while badge := _BADGE.match(html, at):
             badges += 1
-            at = badge.end()
-            at = re.compile(r"\s*").match(html, at).end()
-        if badges != 1:
-            start = html.rfind("<pre", 0, end.start())
-            code = re.sub(r"<[^>]+>", "", html[start : end.start()]).strip().splitlines()
-            first = code[0][:60] if code else ""
-            problems.append(
-                f"{page}: code block {n} ({first!r}) is followed by {badges} badge lines, not 1"
+            at = re.compile(r"\s*").match(html, badge.end()).end()
+        if badges == 1:
+            continue
+        start = html.rfind("<pre", 0, end.start())
+        code = re.sub(r"<[^>]+>", "", html[start : end.start()]).strip().splitlines()
+        first = unescape(code[0]).strip()[:60] if code else ""
+        line = next(
+            (i for i, text in enumerate(source.splitlines(), 1) if first and first in text), 0
+        )
+        why = " (code written into the page: embed it from snippets/)" if badges == 0 else ""
+        problems.append(
+            Problem(
+                page,
+                line,
+                f"code block {n} ({first!r}) is followed by {badges} badge lines, not 1{why}",
             )
+        )
     return problems

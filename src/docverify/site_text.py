@@ -32,6 +32,14 @@ TEXT: dict[str, dict[str, str]] = {
         "download.notebook": "Open as notebook (.ipynb)",
         "download.launch": "run it with {command}",
         "download.cuda": "needs a CUDA GPU",
+        # live verification under `make serve`
+        "live.failed": "Live verification FAILED: {snippet}",
+        "live.advice": "Fix the snippet, or if the new output is right, record it with "
+        "<code>make update-examples K={stem}</code>.",
+        "live.not_run": "Live verification does not run <code>{snippet}</code>: {reason}. "
+        "It is verified by <code>make test</code> only.",
+        "live.launched": "it is launched with torchrun (several processes)",
+        "live.cuda": "it needs CUDA",
         # the Verification page
         "table.no_report": "No verification report in this build: run `make test`.",
         "table.header": "| page | not verified here | snippet | sections | CPU | GPU |",
@@ -97,6 +105,13 @@ TEXT: dict[str, dict[str, str]] = {
         "download.notebook": "以笔记本打开 (.ipynb)",
         "download.launch": "用 {command} 运行",
         "download.cuda": "需要 CUDA GPU",
+        "live.failed": "实时验证失败：{snippet}",
+        "live.advice": "请修正该代码片段；如果新的输出是正确的，用 "
+        "<code>make update-examples K={stem}</code> 记录它。",
+        "live.not_run": "实时验证不运行 <code>{snippet}</code>：{reason}。"
+        "它只由 <code>make test</code> 验证。",
+        "live.launched": "它用 torchrun 启动（多个进程）",
+        "live.cuda": "它需要 CUDA",
         "table.no_report": "本次构建没有验证报告：请运行 `make test`。",
         "table.header": "| 页面 | 此处未验证 | 代码片段 | 代码段 | CPU | GPU |",
         "table.not_run": "未运行",

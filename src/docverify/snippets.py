@@ -18,10 +18,11 @@ Sections (read by docverify.sections) are marked the way pymdownx.snippets reads
 
 from __future__ import annotations
 
-import ast
 import functools
+import io
 import re
 import shlex
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,21 +111,30 @@ def _parse(path: Path, source: str) -> SnippetFile:
     )
 
 
-def _read_directives(path: Path, source: str) -> dict[str, str]:
+def _header_length(source: str) -> int:
+    """Lines before the first statement: comments, blank lines and the module docstring.
+
+    Read with the tokenizer, not the parser, so that a file with a syntax error
+    further down (saved while editing) still has its directives: the run then
+    fails at that line, as one snippet's failure, and nothing else stops.
+    """
+    docstring_allowed = True
     try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        raise SnippetFormatError(Problem(path, exc.lineno or 0, exc.msg)) from exc
-    first_code_line = next(
-        (
-            node.lineno
-            for node in tree.body
-            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
-        ),
-        len(source.splitlines()) + 1,
-    )
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING):
+                continue
+            if token.type == tokenize.STRING and docstring_allowed:
+                docstring_allowed = False
+                continue
+            return token.start[0] - 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return len(source.splitlines())
+
+
+def _read_directives(path: Path, source: str) -> dict[str, str]:
     directives: dict[str, str] = {}
-    for lineno, line in enumerate(source.splitlines()[: first_code_line - 1], start=1):
+    for lineno, line in enumerate(source.splitlines()[: _header_length(source)], start=1):
         match = _DIRECTIVE.match(line)
         if not match or match["key"] not in _DIRECTIVE_KEYS:
             continue

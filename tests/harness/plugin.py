@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from docverify import verification
+from docverify import report
 from docverify.output_diffs import LineDiff, pinned_torch, render
 from docverify.snippets import SnippetFile
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-_results: list[verification.SnippetResult] = []
+_results: list[report.SnippetResult] = []
 _root = Path.cwd()  # the checkout under test: config.rootpath, set in pytest_configure
 _output_diffs: list[LineDiff] = []
 
@@ -86,7 +86,7 @@ def pytest_runtest_call(item: pytest.Item) -> None:
     callspec = getattr(item, "callspec", None)
     snippet = callspec.params.get("snippet") if callspec else None
     if isinstance(snippet, SnippetFile):
-        sha256 = verification.verified_sha256(snippet.path, snippet.source)
+        sha256 = report.verified_sha256(snippet.path, snippet.source)
         item.user_properties.append(("sha256", sha256))
 
 
@@ -103,7 +103,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if Path(props["snippet"]).is_absolute():
         return  # outside the repository: a throw-away snippet, e.g. of the harness's own tests
     _results.append(
-        verification.SnippetResult(
+        report.SnippetResult(
             snippet=props["snippet"],
             device=props["device"],
             outcome=report.outcome,
@@ -111,7 +111,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             duration_s=round(report.duration, 3),
             sha256=props.get("sha256", ""),
             page_program_sha256=props.get("page_program_sha256", ""),
-            **verification.run_environment(_root),
+            **report.run_environment(_root),
         )
     )
 
@@ -123,7 +123,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return  # xdist workers leave the writing to the controller
     if session.config.getoption("update_examples"):
         return  # outputs were rewritten, not verified
-    verification.merge_results(_results, session.config.reports_dir, root=_root)
+    report.merge_results(_results, session.config.reports_dir, root=_root)
     _results.clear()
 
 

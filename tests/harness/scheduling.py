@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from docverify import verification
+from docverify import report
 from docverify.snippets import DEFAULT_TIMEOUT_S
 
 
@@ -26,8 +26,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     root = config.rootpath
     durations = {
         (r.snippet, r.device): r.duration_s
-        for device in verification.DEVICES
-        for r in verification.load_results(device, reports_dir, root=root).values()
+        for device in report.DEVICES
+        for r in report.load_results(device, reports_dir, root=root).values()
     }
 
     def expected_seconds(item: pytest.Item) -> float:
