@@ -26,9 +26,9 @@ ifneq ($(VENV_PYTHON),$(realpath $(BIN))/python)
 $(error $(VENV) was made in another folder (its scripts run $(VENV_PYTHON)); make a new one: rm -rf $(VENV) && make setup)
 endif
 endif
-# Two workers: one interpreter each, torch imported once per worker. `loadgroup`
-# keeps each xdist_group (the browser tests share one built site) on one worker.
-PYTEST_ARGS ?= -n 2 --dist loadgroup
+# Two workers: one interpreter each, torch imported once per worker; the tests that
+# read the built site share one build (tests/conftest.py, `built_site`).
+PYTEST_ARGS ?= -n 2
 
 .PHONY: serve test lint pytest build update-examples setup clean
 

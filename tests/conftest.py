@@ -5,21 +5,30 @@ from pathlib import Path
 import pytest
 
 from docverify import built_site as built_site_module
+from docverify.report import locked
 
-# The snippet harness (tests/harness/plugin.py), the fix that makes
-# `xdist_group` keep a group on one worker (tests/harness/xdist_groups.py), the
-# longest tests first (tests/harness/scheduling.py), and
-# pytest's own `pytester`, which tests/test_harness.py uses to run inner pytest
-# sessions on bad snippets.
-pytest_plugins = ["harness.plugin", "harness.xdist_groups", "harness.scheduling", "pytester"]
+# The snippet harness (tests/harness/plugin.py), the longest tests first
+# (tests/harness/scheduling.py), and pytest's own `pytester`, which
+# tests/test_harness.py uses to run inner pytest sessions on bad snippets.
+pytest_plugins = ["harness.plugin", "harness.scheduling", "pytester"]
+TEST_SNIPPETS = Path(__file__).with_name("test_snippets.py")
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
-    """The site as `mkdocs build --strict` writes it, built once per worker for the
-    tests that read the built pages (they share the xdist group "browser")."""
-    site = tmp_path_factory.mktemp("site")
-    built_site_module.build(site, root=request.config.rootpath)
+    """The site as `mkdocs build --strict` writes it, built once per test run.
+
+    The xdist workers share one build: the first to get here builds it while the
+    others wait on a lock (the way pytest-xdist documents for session fixtures);
+    the temporary folder above each worker's own is the run's.
+    """
+    run_dir = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):
+        run_dir = run_dir.parent
+    site = run_dir / "built-site"
+    with locked(run_dir / "built-site.lock"):
+        if not (site / "index.html").is_file():
+            built_site_module.build(site, root=request.config.rootpath)
     return site
 
 
@@ -52,3 +61,24 @@ def browser(site_url: str):
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def inner_suite(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A throw-away project with our snippet test module and plugin, for inner pytest runs.
+
+    Inner in-process runs import torch, and pytester unloads what was imported after
+    it started; a C extension cannot be loaded twice in one process. So a module using
+    this fixture imports torch itself, before pytester starts.
+    """
+    pytester.makeconftest('pytest_plugins = ["harness.plugin"]')
+    pytester.makepyfile(test_inner_snippets=TEST_SNIPPETS.read_text(encoding="utf-8"))
+    (pytester.path / "snippets").mkdir()
+    return pytester
+
+
+def run_inner(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """An inner pytest session on the throw-away project's snippets."""
+    return suite.runpytest_inprocess(
+        f"--snippets-root={suite.path / 'snippets'}", "-p", "no:cacheprovider", *args
+    )

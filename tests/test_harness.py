@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_SNIPPETS, run_inner
 
 from docverify import isolation
 from docverify import snippets as snippet_file
 from docverify.print_capture import expected_source
 from docverify.run_snippet import run_in_process, run_launched
 
-TEST_SNIPPETS = Path(__file__).with_name("test_snippets.py")
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 
 
@@ -31,25 +31,6 @@ def write_snippet(folder: Path, name: str, body: str) -> Path:
 
 def run(path: Path, tmp_path: Path, device: str = "cpu"):
     return run_in_process(snippet_file.load(path), device, tmp_path)
-
-
-@pytest.fixture
-def inner_suite(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A throw-away project with our snippet test module and plugin, for inner pytest runs."""
-    pytester.makeconftest('pytest_plugins = ["harness.plugin"]')
-    pytester.makepyfile(test_inner_snippets=TEST_SNIPPETS.read_text(encoding="utf-8"))
-    (pytester.path / "snippets").mkdir()
-    return pytester
-
-
-def run_inner(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
-    # `-p no:examples`: where an old environment still has pytest-examples, its
-    # plugin would provide `--update-examples` instead of harness.plugin.
-    return suite.runpytest_inprocess(
-        f"--snippets-root={suite.path / 'snippets'}",
-        *("-p", "no:cacheprovider", "-p", "no:examples"),
-        *args,
-    )
 
 
 # --- what is recorded is what print() writes --------------------------------------------
@@ -558,33 +539,17 @@ def test_launched_snippet_runs_as_two_processes(tmp_path: Path) -> None:
 # --- scheduling: the longest tests first -----------------------------------------------------
 
 
-def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path) -> None:
+def test_built_site_tests_then_slowest_snippets_are_collected_first() -> None:
     from types import SimpleNamespace
 
-    from sample_results import sample_result
-
-    from docverify import report
     from harness import scheduling
 
-    for name in ("fast", "slow"):
-        (tmp_path / "snippets" / f"{name}.py").parent.mkdir(exist_ok=True)
-        (tmp_path / "snippets" / f"{name}.py").write_text("x = 1\n")
-    report.merge_results(
-        [
-            sample_result("snippets/fast.py", duration_s=0.1),
-            sample_result("snippets/slow.py", duration_s=9.0),
-        ],
-        tmp_path / ".reports",
-        root=tmp_path,
-    )
-
-    def item(name: str, snippet: str | None = None, group: bool = False, timeout: int = 60):
-        marks = [pytest.mark.xdist_group("browser").mark] if group else []
+    def item(name: str, snippet: str | None = None, site: bool = False, timeout: int = 60):
         params = {"snippet": SimpleNamespace(rel=snippet, timeout_s=timeout), "device": "cpu"}
         return SimpleNamespace(
             name=name,
             callspec=SimpleNamespace(params=params) if snippet else None,
-            iter_markers=lambda kind, marks=marks: [m for m in marks if m.name == kind],
+            fixturenames=["built_site"] if site else [],
         )
 
     items = [
@@ -592,8 +557,39 @@ def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path)
         item("fast", "snippets/fast.py"),
         item("unreported", "snippets/new.py", timeout=240),  # not in the report yet
         item("slow", "snippets/slow.py"),
-        item("browser", group=True),
+        item("browser", site=True),
     ]
-    config = SimpleNamespace(reports_dir=tmp_path / ".reports", rootpath=tmp_path)
+    durations = {"snippets/fast.py[cpu]": 0.1, "snippets/slow.py[cpu]": 9.0}
+    config = SimpleNamespace(workerinput={"snippet_durations": durations})
     scheduling.pytest_collection_modifyitems(config, items)
     assert [i.name for i in items] == ["browser", "unreported", "slow", "fast", "other"]
+
+
+def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest.Pytester) -> None:
+    """`mkdocs serve` may write the report while a test run starts: the workers must not each
+    read their own version of it (xdist aborts when their collections differ)."""
+    from sample_results import sample_result
+
+    from docverify import report
+
+    for name in ("a", "b", "c"):
+        (inner_suite.path / "snippets" / f"{name}.py").write_text("x = 1\n")
+    reports = inner_suite.path / ".reports"
+    slow_first = [sample_result(f"snippets/{n}.py", duration_s=d) for n, d in (("a", 9), ("c", 1))]
+    report.merge_results(slow_first, reports, root=inner_suite.path)
+    swapped = [sample_result(f"snippets/{n}.py", duration_s=d) for n, d in (("a", 1), ("c", 9))]
+    inner_suite.makeconftest(
+        f"""
+        import os
+        from pathlib import Path
+        from docverify import report
+
+        pytest_plugins = ["harness.plugin", "harness.scheduling"]
+
+        def pytest_configure(config):
+            if os.environ.get("PYTEST_XDIST_WORKER") == "gw1":  # a live write, just before gw1 reads
+                report.merge_results({swapped!r}, Path({str(reports)!r}), root=Path({str(inner_suite.path)!r}))
+        """.replace("SnippetResult(", "report.SnippetResult(")
+    )
+    result = run_inner(inner_suite, "-n", "2", f"--reports-dir={reports}")
+    result.assert_outcomes(passed=3)

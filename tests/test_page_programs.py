@@ -20,10 +20,6 @@ A page that shows a `# requires: cuda` snippet gets the static checks
 everywhere. Where CUDA is missing, the page minus its CUDA-only blocks is
 checked as a program of its own (nothing after those blocks may depend on
 them); a page whose code is all CUDA-only is skipped, saying so.
-
-Pages that are not yet self-contained are listed in KNOWN_NOT_YET_PROGRAMS:
-they are expected to fail (strict xfail), so a page that gets fixed fails
-here until it is removed from the list.
 """
 
 from __future__ import annotations
@@ -38,27 +34,14 @@ from docverify.run_page import PageProgramError, run_page_program
 from docverify.shown_code import import_problems, name_problems, program_problems, setup_problems
 from harness.plugin import cuda_available
 
-# The one list of pages whose shown code does not run on its own yet (issue 13).
-# Remove a page when it is fixed: its test then passes instead of xfailing.
-KNOWN_NOT_YET_PROGRAMS: frozenset[str] = frozenset()
-
 
 def _cases(root: Path) -> list:
     cases = []
     for page in content_pages(root):
-        marks = []
-        if page in KNOWN_NOT_YET_PROGRAMS:
-            marks.append(
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="listed in KNOWN_NOT_YET_PROGRAMS: its code does not run on its own yet",
-                )
-            )
-        try:
-            if build(page, root).needs_cuda:  # run by `make verify-gpu` (marker selection)
-                marks.append(pytest.mark.device_dependent)
+        try:  # a page with CUDA-only code is run by `make verify-gpu` (marker selection)
+            marks = [pytest.mark.device_dependent] if build(page, root).needs_cuda else []
         except ValueError:
-            pass  # a broken embed: the test itself reports it
+            marks = []  # a broken embed: the test itself reports it
         cases.append(pytest.param(page, id=page, marks=marks))
     return cases
 
@@ -106,26 +89,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def test_page_is_a_program(page: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    failure = skipped = None
     try:
         how = check_page_program(page, request.config.rootpath, tmp_path)
     except PageProgramError as error:
-        failure = str(error)
+        pytest.fail(str(error), pytrace=False)
     except NeedsCuda as error:
-        skipped = str(error)
-    if skipped and page not in KNOWN_NOT_YET_PROGRAMS:
-        pytest.skip(skipped)
-    # A listed page that passes all that this machine can check passes, so that
-    # its strict xfail reports it: remove it from the list.
-    if failure:
-        pytest.fail(failure, pytrace=False)
-    request.node.user_properties.append(("page_program", skipped or how))
-
-
-def test_known_not_yet_programs_are_content_pages(request: pytest.FixtureRequest) -> None:
-    pages = set(content_pages(request.config.rootpath))
-    stale = sorted(KNOWN_NOT_YET_PROGRAMS - pages)
-    assert not stale, f"KNOWN_NOT_YET_PROGRAMS names pages that show no Python code: {stale}"
+        pytest.skip(str(error))
+    request.node.user_properties.append(("page_program", how))
 
 
 # --- each guard, tried on a broken page ----------------------------------------------------

@@ -225,7 +225,6 @@ def test_the_summary_claims_are_generated_not_typed() -> None:
         assert not claims.search(text), f"{path}: {claims.search(text)[0]!r} is typed, not counted"
 
 
-@pytest.mark.xdist_group("browser")  # shares the built site with tests/test_search_browser.py
 def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Path) -> None:
     site_dir = built_site
     pages = {
@@ -249,7 +248,6 @@ def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Pa
         assert headline in edition[f"{prefix}index.html"], lang
 
 
-@pytest.mark.xdist_group("browser")  # shares the built site with tests/test_search_browser.py
 def test_the_language_switcher_lands_on_the_same_page(built_site: Path) -> None:
     # Every page of each edition links the same page of the other (Material's language
     # selector, filled in by mkdocs-static-i18n), as a relative link that resolves there.
@@ -272,7 +270,6 @@ def test_the_language_switcher_lands_on_the_same_page(built_site: Path) -> None:
     assert len(pages) > 100 and not wrong, wrong
 
 
-@pytest.mark.xdist_group("browser")
 def test_a_reader_switches_language_in_the_browser(browser, site_url) -> None:
     # The links are checked on every page above; here, once, that a click follows one there
     # and back (Material's script handles the selector).
@@ -287,7 +284,6 @@ def test_a_reader_switches_language_in_the_browser(browser, site_url) -> None:
         page.close()
 
 
-@pytest.mark.xdist_group("browser")  # shares the built site with tests/test_search_browser.py
 def test_each_chinese_page_has_its_english_pages_anchors(built_site: Path) -> None:
     # A link to page.md#anchor, or a reader switching language, finds the same section.
     heading_ids = re.compile(r'<h[2-6] id="([^"]+)"')
