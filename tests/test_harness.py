@@ -478,7 +478,6 @@ def test_a_second_checkout_checks_its_own_snippets_with_its_own_code(tmp_path: P
     assert "snippets/x.py:2: `#>` output lines differ" in done.stdout
 
 
-
 def test_the_site_build_imports_this_checkouts_docverify(tmp_path: Path) -> None:
     """With another `docverify` first on the path (the editable install of a shared venv
     made in another checkout), the MkDocs hooks still import this checkout's src/.
