@@ -514,6 +514,33 @@ def test_a_second_checkout_checks_its_own_snippets_with_its_own_code(tmp_path: P
     assert "snippets/x.py:2: `#>` output lines differ" in done.stdout
 
 
+def test_the_site_build_imports_this_checkouts_docverify(tmp_path: Path) -> None:
+    """With another `docverify` first on the path (the editable install of a shared venv
+    made in another checkout), the MkDocs hooks still import this checkout's src/.
+    MkDocs restores `sys.path` after loading each hook, so hooks/checkout.py must import
+    the package, not only put src/ on the path."""
+    other = tmp_path / "other_checkout_src" / "docverify"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("")  # an empty package: no docverify.embeds etc.
+    probe = (
+        "import sys\n"
+        "from mkdocs.config import load_config\n"
+        "load_config('mkdocs.yml')  # loads the hooks, in mkdocs.yml's order\n"
+        "print(sys.modules['docverify'].__file__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(other.parent), "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert Path(done.stdout.strip()) == ROOT / "src" / "docverify" / "__init__.py"
+
+
 # --- torchrun-launched snippets ------------------------------------------------------------
 
 
