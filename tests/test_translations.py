@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docverify import embed_roots, languages, site_text, translations
+from docverify import cjk_breaks, embed_roots, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
 from hooks import search_terms
 from hooks import verification as verification_hook
@@ -227,3 +227,78 @@ def test_every_nav_title_is_translated() -> None:
     chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
     missing = nav_titles(config["nav"]) - set(chinese["nav_translations"])
     assert not missing, f"add to nav_translations in mkdocs.yml: {sorted(missing)}"
+
+
+# --- no line break that shows as a stray space in Chinese text (docverify.cjk_breaks) ---------
+
+ZH_PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in cjk_breaks.chinese_pages()]
+
+
+@pytest.mark.parametrize("page", ZH_PAGES)
+def test_no_chinese_sentence_is_broken_across_source_lines(page: str) -> None:
+    problems = cjk_breaks.source_breaks(page, _read(page))
+    assert not problems, (
+        "\n".join(problems) + "\n(`python -m docverify.cjk_breaks --fix` joins them)"
+    )
+
+
+WRAPPED = """---
+tags:
+  - 中文
+  - 标签
+---
+
+# 标题
+
+!!! question "本页解答的问题"
+    - 第一问？
+    - 第二问？
+
+本页的代码读自固定
+版本的源码，
+`torch.cuda` 也一样；函数
+`f` 之后的空格是惯例。**加粗**
+**也是**一样。
+
+```text
+代码块中的
+换行不算
+```
+
+| 表格 |
+| 一行 |
+
+!!! note "说明"
+    框里的句子
+    也不能断开。
+    [链接](x.md)
+    后面也是。
+"""
+
+
+def test_a_line_break_inside_a_chinese_sentence_is_reported_with_file_and_line() -> None:
+    problems = cjk_breaks.source_breaks("docs/x.zh.md", WRAPPED)
+    assert [p.split(": ")[0] for p in problems] == [
+        "docs/x.zh.md:13",  # 固定⏎版本: two Chinese characters
+        "docs/x.zh.md:14",  # ，⏎`torch`: next to full-width punctuation
+        "docs/x.zh.md:16",  # **加粗**⏎**也是**: the emphasis markers do not show
+        "docs/x.zh.md:28",  # inside a box
+        "docs/x.zh.md:29",  # 。⏎[链接]
+        "docs/x.zh.md:30",  # [链接](x.md)⏎后面
+    ], problems
+    # 函数⏎`f`: a Chinese character next to code keeps its usual space; front matter,
+    # list items, code blocks and table rows are not sentences.
+    joined = cjk_breaks.join_breaks(WRAPPED)
+    assert "本页的代码读自固定版本的源码，`torch.cuda` 也一样；函数\n`f`" in joined
+    assert "框里的句子也不能断开。[链接](x.md)后面也是。" in joined
+    assert cjk_breaks.source_breaks("docs/x.zh.md", joined) == []
+
+
+def test_a_line_break_in_the_text_of_built_html_is_reported_with_file_and_line() -> None:
+    html = (
+        "<html><body>\n<p>徽章由构建写出：\n<strong>已验证</strong>\n"
+        "<code>torch</code> 之后</p>\n<ul>\n<li>一</li>\n<li>二</li>\n</ul>\n"
+        "<pre><code>代码\n换行</code></pre>\n<p>段落<a href='x'>链\n接</a></p></body></html>"
+    )
+    problems = cjk_breaks.html_breaks("zh/x/index.html", html)
+    assert [p.split(": ")[0] for p in problems] == ["zh/x/index.html:2", "zh/x/index.html:11"]
