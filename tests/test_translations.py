@@ -302,3 +302,88 @@ def test_a_line_break_in_the_text_of_built_html_is_reported_with_file_and_line()
     )
     problems = cjk_breaks.html_breaks("zh/x/index.html", html)
     assert [p.split(": ")[0] for p in problems] == ["zh/x/index.html:2", "zh/x/index.html:11"]
+
+
+def _nav_pages(nav) -> list[tuple[str, str]]:
+    """(nav title, page) for every page in the nav, in order."""
+    found = []
+    for item in nav if isinstance(nav, list) else []:
+        for title, value in item.items() if isinstance(item, dict) else []:
+            found += [(title, value)] if isinstance(value, str) else _nav_pages(value)
+    return found
+
+
+def _base(title: str) -> str:
+    """A nav title without its trailing gloss: "Distributions (KL)" -> "Distributions"."""
+    return re.sub(r"\s*[(（][^()（）]*[)）]$", "", title)
+
+
+def _title(markdown: str) -> tuple[int, str]:
+    """(line, text) of the page's `# ` title, code marks dropped."""
+    title = next(h for h in translations.headings(markdown) if h.level == 1)
+    return title.line, title.text.replace("`", "")
+
+
+def title_problems(nav: list, zh_nav: dict[str, str], read) -> list[str]:
+    """Each Chinese page title that does not begin as its nav title does, as file:line.
+
+    Where the English page's title is its nav title, or begins with it ("Launching:
+    `torchrun` ..." under "Launching"), the Chinese title is, or begins with, the nav
+    title's translation: a reader finds the page under the name the nav gives it.
+    """
+    problems = []
+    for nav_title, page in _nav_pages(nav):
+        twin = f"docs/{languages.twin(page, 'zh')}"
+        _, english = _title(read(f"docs/{page}"))
+        line, chinese = _title(read(twin))
+        wanted = zh_nav.get(nav_title, nav_title)
+        if english == nav_title and chinese != wanted:
+            problems.append(
+                f"{twin}:{line}: title {chinese!r} is not its nav title {wanted!r} "
+                "(mkdocs.yml nav_translations)"
+            )
+        elif english.startswith(_base(nav_title)) and not chinese.startswith(_base(wanted)):
+            problems.append(
+                f"{twin}:{line}: title {chinese!r} does not begin with its nav title "
+                f"{_base(wanted)!r} (mkdocs.yml nav_translations)"
+            )
+    return problems
+
+
+def _chinese_nav() -> tuple[list, dict[str, str]]:
+    config = _mkdocs_config()
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
+    return config["nav"], chinese["nav_translations"]
+
+
+def test_each_chinese_page_title_begins_as_its_nav_title() -> None:
+    nav, zh_nav = _chinese_nav()
+    problems = title_problems(nav, zh_nav, _read)
+    assert len(_nav_pages(nav)) > 50 and not problems, "\n".join(problems)
+
+
+def test_a_title_that_differs_from_its_nav_title_is_reported_with_file_and_line() -> None:
+    pages = {
+        "docs/a.md": "# Timing code correctly\n",
+        "docs/a.zh.md": "---\ntags: []\n---\n\n# 正确地计时\n",
+        "docs/b.md": "# Launching: `torchrun`\n",
+        "docs/b.zh.md": "# 启动：`torchrun`\n",
+        "docs/c.md": "# Distributions: `KLDivLoss`\n",
+        "docs/c.zh.md": "# 概率分布：`KLDivLoss`\n",
+        "docs/d.md": "# Running jobs from PyCharm\n",  # not the nav title's words: free
+        "docs/d.zh.md": "# 在 PyCharm 中运行任务\n",
+    }
+    nav = [
+        {"Timing code correctly": "a.md"},
+        {"Section": [{"Launching": "b.md"}, {"Distributions (KL)": "c.md"}]},
+        {"Jobs from PyCharm": "d.md"},
+    ]
+    zh_nav = {
+        "Timing code correctly": "正确地给代码计时",
+        "Launching": "启动方式",
+        "Distributions (KL)": "概率分布（KL 散度）",
+        "Jobs from PyCharm": "PyCharm 中的任务",
+    }
+    problems = title_problems(nav, zh_nav, pages.__getitem__)
+    assert [p.split(": ")[0] for p in problems] == ["docs/a.zh.md:5", "docs/b.zh.md:1"], problems
