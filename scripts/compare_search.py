@@ -15,6 +15,7 @@ re-renders it and checks it against the data.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -91,6 +92,7 @@ ENGINE_NAMES = {
     "material": "Material search",
     "pagefind": "Pagefind",
 }
+ENGINES = {"site": "MiniSearch", "material": "Material 的搜索", "pagefind": "Pagefind"}
 ENGINE_NAMES_ZH = {
     "site": "本站搜索（MiniSearch）",
     "material": "Material 搜索",
@@ -111,10 +113,11 @@ WORDS = {
         "engines": ENGINE_NAMES_ZH,
         "header": "| 搜索引擎 | 用例 | 版本 | 数量 | 排第 1 | 前 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "查找", "questions": "留出的问题"},
+        "kind": {"lookups": "查找", "questions": "盲测问题"},
         "other": "{name}：排第 1 的 {rank1}，前 3 的 {top3}",
-        "verdict": "在留出的问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
-        "前 3 的 {top3}（{others}）。本站使用 {best}。",
+        # The table calls the site's engine 本站搜索; the last sentence names the engine itself.
+        "verdict": "在盲测问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
+        "前 3 的 {top3}（{others}）。本站的搜索框用的就是 {engine}。",
         "join": "；",
     },
 }
@@ -163,7 +166,11 @@ def render_summary(data: dict, lang: str = "en") -> str:
     others = words["join"].join(
         words["other"].format(name=names[e], **counts(e)) for e in ENGINE_NAMES if e != best
     )
-    verdict = words["verdict"].format(best=names[best], others=others, **counts(best))
+    verdict = words["verdict"].format(
+        best=names[best], engine=ENGINES[best], others=others, **counts(best)
+    )
+    if lang == "zh":  # full-width brackets carry their own space: "（MiniSearch）排得最好"
+        verdict = re.sub(r"(?<=[）」])[ ]", "", verdict)
     return "\n".join([*rows, "", verdict, ""])
 
 
