@@ -111,6 +111,7 @@ bench-num-workers: $(STAMP)
 # (tests/test_measured_summaries.py checks the summary against the data).
 .PHONY: compare-search
 compare-search: $(STAMP)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-measure.txt
 	$(BIN)/python scripts/compare_search.py
 
 # Accessibility: Lighthouse on every page type in both editions (a few minutes). Installs

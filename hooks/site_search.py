@@ -23,9 +23,10 @@ _documents: dict[str, dict[str, dict]] = {}
 _urls: dict[str, list[str]] = {}  # the pages of the build in progress, in order
 
 
-def on_files(files, config):
+def on_env(env, config, files):
+    # The files as the build uses them: after mkdocs-static-i18n chose this language's pages.
     _urls[languages.of_build(config)] = [f.url for f in files.documentation_pages()]
-    return files
+    return env
 
 
 def on_post_page(output, page, config):
@@ -37,9 +38,9 @@ def on_post_page(output, page, config):
         else page_document(page.url, output, boost=float(meta.get("boost", 1.0)))
     )
     if doc:
-        documents[page.url] = doc
+        documents[page.file.url] = doc
     else:
-        documents.pop(page.url, None)
+        documents.pop(page.file.url, None)
     return output
 
 

@@ -365,6 +365,15 @@ def test_a_saved_snippet_rebuilds_its_pages_in_both_languages_and_nothing_else(
         }
         before = {name: path.stat().st_mtime_ns for name, path in built.items()}
 
+        def search_documents() -> dict[str, int]:
+            found = {}
+            for lang in ("en", "zh"):
+                found[lang] = len(json.loads((site_dir / f"search/{lang}.json").read_text("utf-8")))
+            return found
+
+        searched = search_documents()
+        assert min(searched.values()) > 60
+
         snippet = site_copy / "snippets/tensors/reshape.py"
         snippet.write_text(snippet.read_text(encoding="utf-8") + "\n", encoding="utf-8")
         rebuild()
@@ -381,6 +390,7 @@ def test_a_saved_snippet_rebuilds_its_pages_in_both_languages_and_nothing_else(
         for name in ("en", "zh"):
             assert 'class="snippet-badge failed"' in built[name].read_text(encoding="utf-8")
         assert "FAILED" in built["verification"].read_text(encoding="utf-8")
+        assert search_documents() == searched  # every page, not only the ones rebuilt
 
         # A syntax error saved while serving: the build goes on, the page says what is wrong.
         stub.detail = "SyntaxError: '(' was never closed"

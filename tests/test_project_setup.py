@@ -19,6 +19,7 @@ MAKEFILE = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
 WORKFLOWS = sorted((REPO_ROOT / ".github" / "workflows").glob("*.yml"))
 REQUIREMENTS = REPO_ROOT / "requirements.txt"
 DOCS_REQUIREMENTS = REPO_ROOT / "requirements-docs.txt"
+MEASURE_REQUIREMENTS = REPO_ROOT / "requirements-measure.txt"
 # The commands README.md gives, in order: indented code lines (not fenced: pages
 # and the README alike show no hand-written code blocks that could drift).
 README_COMMANDS = re.findall(r"^    (make \S+.*)$", README, flags=re.MULTILINE)
@@ -46,9 +47,15 @@ def _pinned(path: Path) -> set[str]:
     return {re.sub(r"[-_.]+", "-", e.split("==")[0]).lower() for e in _entries(path) if "==" in e}
 
 
-@pytest.mark.parametrize("path", [REQUIREMENTS, DOCS_REQUIREMENTS], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [REQUIREMENTS, DOCS_REQUIREMENTS, MEASURE_REQUIREMENTS], ids=lambda p: p.name
+)
 def test_every_pin_is_exact(path: Path) -> None:
-    allowed = {"requirements.txt": ["-r requirements-docs.txt"], "requirements-docs.txt": ["-e ."]}
+    allowed = {
+        "requirements.txt": ["-r requirements-docs.txt"],
+        "requirements-docs.txt": ["-e ."],
+        "requirements-measure.txt": ["-r requirements.txt"],
+    }
     entries = _entries(path)
     loose = [
         e
@@ -72,8 +79,11 @@ def test_the_docs_set_is_what_the_site_build_needs_and_no_more() -> None:
     # The full set includes the docs set and pins nothing twice.
     assert not docs & _pinned(REQUIREMENTS)
     assert {"torch", "pytest", "pytest-xdist", "playwright"} <= _pinned(REQUIREMENTS)
-    # The harness provides `--update-examples` itself.
+    # The harness provides `--update-examples` itself; measuring tools are not installed
+    # by `make test` (requirements-measure.txt, for `make compare-search`).
     assert "pytest-examples" not in docs | _pinned(REQUIREMENTS)
+    assert not _pinned(MEASURE_REQUIREMENTS) & (docs | _pinned(REQUIREMENTS))
+    assert {"pagefind", "jieba"} <= _pinned(MEASURE_REQUIREMENTS)
 
 
 def test_hooks_import_without_torch_or_the_test_stack() -> None:
