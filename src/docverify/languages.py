@@ -61,6 +61,11 @@ def pages_in(docs_dir: Path, lang: str) -> list[tuple[str, Path]]:
     return found
 
 
+def url_prefix(lang: str) -> str:
+    """Where `lang`'s edition is served, relative to the site's root: '' or 'zh/'."""
+    return "" if lang == DEFAULT else f"{lang}/"
+
+
 def of_build(config) -> str:
     """The language MkDocs is building now (mkdocs-static-i18n sets the theme's language)."""
     lang = str(config.theme.get("language") or DEFAULT)
