@@ -32,7 +32,7 @@ import json
 import posixpath
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -42,7 +42,6 @@ from docverify import languages
 from docverify import snippets as snippet_file
 from docverify.page_program import build, content_pages
 from docverify.site_text import text
-from harness.run_snippet import run_in_process
 from hooks import downloads
 from hooks import verification as verification_hook
 
@@ -74,11 +73,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 class Site:
     files: object  # mkdocs Files after the downloads hook ran
     snippets: object  # pymdownx.snippets' preprocessor, as mkdocs.yml configures it
+    notebooks: dict = field(default_factory=dict)
 
     def text(self, name: str) -> str:
         found = self.files.get_file_from_path(name)
         assert found is not None, f"no download {name} generated"
         return found.content_string
+
+    def notebook(self, name: str) -> nbformat.NotebookNode:
+        """The notebook `name` as a reader opens it; it must validate."""
+        if name not in self.notebooks:
+            invalid: dict = {}
+            notebook = nbformat.reads(
+                self.text(name), as_version=4, capture_validation_error=invalid
+            )
+            assert not invalid, f"{name} does not validate: {invalid}"
+            self.notebooks[name] = notebook
+        return self.notebooks[name]
 
 
 @pytest.fixture(scope="module")
@@ -174,8 +185,7 @@ def test_downloads_are_the_page(page: str, request: pytest.FixtureRequest, site:
     assert re.search(rf"^# .+\n\n{re.escape(line)}\n", shown, re.MULTILINE), "not under the title"
 
     # The notebook: the same blocks as code cells, each with its `#>` lines as output.
-    nb = nbformat.reads(site.text(notebook_name), as_version=4)  # as a reader opens it
-    nbformat.validate(nb)
+    nb = site.notebook(notebook_name)
     assert [c.source for c in nb.cells if c.cell_type == "code"] == blocks, f"{page}: code cells"
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -197,7 +207,7 @@ def test_downloads_are_the_page(page: str, request: pytest.FixtureRequest, site:
             if url.startswith(SITE_URL) and (problem := _link_problem(url, lang, root)):
                 pytest.fail(f"{page}: the notebook links to {url}: {problem}", pytrace=False)
     if lang != languages.DEFAULT:  # what the build writes is in the page's language
-        english = nbformat.reads(site.text(notebook_name.replace(f".{lang}.", ".")), as_version=4)
+        english = site.notebook(notebook_name.replace(f".{lang}.", "."))
         same = _words(nb.cells[0].source) & _words(english.cells[0].source)
         assert not same, f"{page}: the notebook's first cell is English: {sorted(same)[:3]}"
 
@@ -253,7 +263,7 @@ def need_problems(page: str, program, first_lines: dict[str, str]) -> list[str]:
 
 def _first_lines(site: Site, page: str, program) -> dict[str, str]:
     script_name, notebook_name = downloads.download_names(page.removeprefix("docs/"))
-    notebook = nbformat.reads(site.text(notebook_name), as_version=4)
+    notebook = site.notebook(notebook_name)
     return {
         ".py": site.text(script_name).split("\n", 1)[0],
         ".ipynb": notebook.cells[0].source.split("\n", 1)[0],
@@ -320,6 +330,8 @@ def test_a_download_that_hides_a_need_fails(tmp_path: Path, need: str) -> None:
 
 def test_a_snippet_that_reads_this_repository_must_declare_it(tmp_path: Path) -> None:
     # Downloaded, a file has no checkout around it: the suite runs snippets the same way.
+    from harness.run_snippet import run_in_process  # imports torch: only for this test
+
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     (checkout / "data.txt").write_text("42", encoding="utf-8")
@@ -431,7 +443,7 @@ def test_downloaded_notebook_runs_in_a_real_kernel_in_an_empty_folder(
     (spec / "kernel.json").write_text(json.dumps(kernel), encoding="utf-8")
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     name = downloads.download_names(KERNEL_PAGE.removeprefix("docs/"))[1]
-    notebook = nbformat.reads(site.text(name), as_version=4)
+    notebook = site.notebook(name)
     shown = [
         "".join(o.text for o in cell.outputs if o.output_type == "stream")
         for cell in notebook.cells
@@ -476,3 +488,16 @@ def test_a_committed_download_fails_the_build(tmp_path: Path) -> None:
     assert not config.validate()[0]
     with pytest.raises(PluginError, match=r"docs/topic/page.ipynb: the build generates"):
         downloads.on_files(get_files(config), config)
+
+
+def test_an_invalid_notebook_is_not_written() -> None:
+    # Cells are copies of nbformat's own blank cells, checked once with the whole notebook.
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from docverify.notebook import notebook_text
+
+    notebook = new_notebook(cells=[new_code_cell("print(1)")])
+    assert '"print(1)"' in notebook_text(notebook)
+    notebook.cells[0].execution_count = "one"
+    with pytest.raises(nbformat.ValidationError):
+        notebook_text(notebook)

@@ -17,6 +17,8 @@ tests/test_downloads.py.
 
 from __future__ import annotations
 
+import copy
+import functools
 import itertools
 import posixpath
 import re
@@ -46,6 +48,26 @@ _LINK = re.compile(
 # `## Title { #anchor }` (attr_list): Jupyter would show the braces.
 _HEADING_ANCHOR = re.compile(r"^(?P<heading>#{1,6}[ \t].*?)[ \t]*\{[ \t]*#[^}]*\}[ \t]*$")
 _OUTPUT = re.compile(r"^\s*#>(?: (?P<text>.*))?$")
+
+
+@functools.cache
+def _blank(kind: str) -> nbformat.NotebookNode:
+    """An empty cell (or stdout output) of `kind`, as nbformat's v4 constructors make it."""
+    if kind == "stdout":
+        return new_output("stream", name="stdout", text="")
+    return new_code_cell() if kind == "code" else new_markdown_cell()
+
+
+def _new(kind: str, **fields: str) -> nbformat.NotebookNode:
+    """A copy of `_blank(kind)` with `fields` set.
+
+    Copied rather than constructed each time: each constructor checks its node
+    against the schema on its own (about a millisecond a cell, seconds per build);
+    notebook_text checks the whole notebook once.
+    """
+    node = copy.deepcopy(_blank(kind))
+    node.update(fields)
+    return node
 
 
 def shown_outputs(code: str) -> str:
@@ -131,15 +153,15 @@ class _Writer:
             )
         source = "\n".join(runs).strip("\n")
         if source.strip(" >\n"):
-            self.cells.append(new_markdown_cell(source))
+            self.cells.append(_new("markdown", source=source))
         self.markdown = []
         self.blank_lines = 0
 
     def code(self, part: ProgramPart) -> None:
         self.flush()
-        cell = new_code_cell(part.block)
+        cell = _new("code", source=part.block)
         if outputs := shown_outputs(part.block):
-            cell.outputs.append(new_output("stream", name="stdout", text=outputs))
+            cell.outputs.append(_new("stdout", text=outputs))
         self.cells.append(cell)
 
     def embedded(self, embed: Embed) -> list[str]:
@@ -199,7 +221,7 @@ def page_notebook(
     fences = {fence.line: fence for fence in find_fences(program.page, markdown)}
     parts = iter(program.parts)
     writer = _Writer(program, site_url, lines)
-    writer.cells.append(new_markdown_cell(_intro(program, site_url)))
+    writer.cells.append(_new("markdown", source=_intro(program, site_url)))
     lineno = front_matter.body_line(markdown)
     while lineno <= len(lines):
         line = lines[lineno - 1]
@@ -219,19 +241,20 @@ def page_notebook(
     writer.flush()
     for number, cell in enumerate(writer.cells):
         cell.id = f"cell-{number}"  # stable ids: the same page gives the same file
-    return new_notebook(
-        cells=writer.cells,
+    notebook = new_notebook(
         metadata={
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
             "language_info": {"name": "python"},
-        },
+        }
     )
+    notebook.cells = writer.cells  # checked with the whole notebook, by notebook_text
+    return notebook
 
 
 def notebook_text(notebook: nbformat.NotebookNode) -> str:
     """The .ipynb file's text; raises nbformat.ValidationError for an invalid notebook."""
-    return nbformat.writes(notebook, version=4) + "\n"
-
-
-def code_cells(notebook: nbformat.NotebookNode) -> list[str]:
-    return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    invalid: dict = {}  # nbformat.writes only logs what is invalid: raise it instead
+    text = nbformat.writes(notebook, version=4, capture_validation_error=invalid)
+    if invalid:
+        raise invalid["ValidationError"]
+    return text + "\n"
