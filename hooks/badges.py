@@ -22,6 +22,7 @@ from mkdocs.exceptions import PluginError
 
 from docverify import embed_roots, languages, report
 from docverify.embeds import find_embeds, find_fences, page_blocks
+from docverify.needs import Needs
 from docverify.page_title import under_title
 from docverify.problems import listed
 from docverify.site_text import text
@@ -186,24 +187,30 @@ def _page_program(page: str, markdown: str, reports: Reports) -> str | None:
 
 
 def run_command(snippet: str) -> str:
-    launch = load(ROOT / snippet).launch
-    return " ".join([*launch, snippet]) if launch else f"python {snippet}"
+    return Needs.of([load(ROOT / snippet)]).command(snippet)
+
+
+def _run_item(snippet: str, lang: str) -> str:
+    """`python snippets/x.py` (source), and what it needs that the command does not say.
+
+    The command runs the file in the checkout, and a launch command names torchrun:
+    what is left to say is a CUDA GPU (docverify.needs, from `# requires: cuda`).
+    """
+    notes = []
+    if Needs.of([load(ROOT / snippet)]).cuda:
+        notes.append(text(lang, "run.needs", what=Needs(cuda=True).what(lang)))
+    if _source_url:
+        notes.append(f"[{text(lang, 'run.source')}]({_source_url}{snippet})")
+    notes_text = text(lang, "run.notes_join").join(notes)
+    return f"`{run_command(snippet)}`" + (f" ({notes_text})" if notes else "")
 
 
 def add_run_instructions(page: str, markdown: str, lang: str = languages.DEFAULT) -> str:
     embeds, _ = find_embeds(page, markdown)
-    snippets = sorted(
-        {e.path for e in embeds if e.path.startswith("snippets/") and e.path.endswith(".py")}
-    )
-    if not snippets:
+    scripts = {e.path for e in embeds if e.path.startswith("snippets/") and e.path.endswith(".py")}
+    if not scripts:
         return markdown
-    source = text(lang, "run.source")
-    items = " · ".join(
-        f"`{run_command(s)}` ([{source}]({_source_url}{s}))"
-        if _source_url
-        else f"`{run_command(s)}`"
-        for s in snippets
-    )
+    items = " · ".join(_run_item(s, lang) for s in sorted(scripts))
     return under_title(
         markdown, f'<p class="run-it" markdown>{text(lang, "run.line", items=items)}</p>'
     )

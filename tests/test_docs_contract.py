@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify import boxes, languages
+from docverify import boxes, front_matter, languages
 from docverify import snippets as snippet_file
 from docverify.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping, root_of
 from docverify.embeds import Embed, find_embeds, page_problems
@@ -244,8 +244,12 @@ SECTION_INDEXES = sorted(p for p in DOCS_DIR.glob("*/index*.md"))
 def test_content_page_has_tags_and_chinese_search_terms(page: Path) -> None:
     # Readers of the original notes search in Chinese; tags build the Tags index.
     text = page.read_text(encoding="utf-8")
-    assert text.startswith("---\ntags:\n"), f"{_rel(page)}:1: front matter must start with `tags:`"
-    after_title = text.split("\n# ", 1)[1].splitlines()
+    meta, body = front_matter.split(text)
+    tags = meta.get("tags")
+    assert tags and isinstance(tags, list), (
+        f"{_rel(page)}:1: front matter must list the page's `tags:`"
+    )
+    after_title = ("\n" + body).split("\n# ", 1)[1].splitlines()
     first_line = next(line for line in after_title[1:] if line.strip())
     assert re.fullmatch(r"\*中文: .+\*", first_line), (
         f"{_rel(page)}: the first line under the title must be `*中文: ...*` search terms"

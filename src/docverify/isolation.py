@@ -204,11 +204,13 @@ def _close_figures() -> None:
 
 
 @contextmanager
-def process_state(path: Path, workdir: Path, device: str) -> Iterator[None]:
-    """argv, cwd, environment and sys.path as for `python <path>`, restored afterwards."""
+def process_state(
+    path: Path, workdir: Path, device: str, *, argv0: Path | None = None
+) -> Iterator[None]:
+    """argv, cwd, environment and sys.path as for `python <argv0 or path>`, restored afterwards."""
     saved_argv, saved_path, saved_env = sys.argv[:], sys.path[:], os.environ.copy()
     saved_cwd, saved_modules = Path.cwd(), set(sys.modules)
-    sys.argv = [str(path)]
+    sys.argv = [str(argv0 or path)]
     sys.path.insert(0, str(path.parent))
     os.environ["NOTES_DEVICE"] = device
     os.chdir(workdir)

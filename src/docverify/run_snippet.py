@@ -34,8 +34,12 @@ def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[Pri
     module.__file__ = str(path)
     recorder = PrintRecorder(path)
     saved_main = sys.modules["__main__"]
+    # As a reader's download runs: from an empty folder. Unless the snippet declares
+    # `# requires: checkout`, argv[0] names a file in the scratch folder, so that code
+    # which finds this repository from its own path fails here, as it would there.
+    argv0 = path if snippet.needs_checkout else workdir / path.name
     with ExitStack() as guards:
-        guards.enter_context(isolation.process_state(path, workdir, device))
+        guards.enter_context(isolation.process_state(path, workdir, device, argv0=argv0))
         guards.enter_context(isolation.torch_globals_restored())
         guards.enter_context(isolation.fresh_random_state())
         guards.enter_context(isolation.network_blocked())

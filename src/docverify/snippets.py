@@ -5,9 +5,10 @@ show how to run them).
 
 A snippet's header is the run of comment lines (and an optional module
 docstring) before its first statement. Directives there tell the harness how to
-run it:
+run it, and tell a reader what a page's downloads need (docverify.needs):
 
     # requires: cuda                      only run where CUDA is available
+    # requires: checkout                  reads this repository's files: runs only in a checkout
     # devices: cpu, cuda                  run once per device (NOTES_DEVICE)
     # launch: torchrun --nproc_per_node=2 run as separate processes
     # timeout: 120                        seconds before the run is stopped
@@ -33,6 +34,7 @@ from docverify.sections import Section, SnippetFormatError, read_sections
 SNIPPETS_DIR = REPO_ROOT / "snippets"
 DEFAULT_TIMEOUT_S = 60
 KNOWN_DEVICES = ("cpu", "cuda")
+KNOWN_REQUIREMENTS = ("cuda", "checkout")
 
 _DIRECTIVE = re.compile(r"^#\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.+?)\s*$")
 _DIRECTIVE_KEYS = ("requires", "devices", "launch", "timeout")
@@ -46,6 +48,7 @@ class SnippetFile:
     launch: tuple[str, ...] = ()  # e.g. ("torchrun", "--nproc_per_node=2")
     timeout_s: int = DEFAULT_TIMEOUT_S
     sections: tuple[Section, ...] = field(default=())
+    requires: tuple[str, ...] = ()  # from `# requires:`, e.g. ("cuda",) or ("checkout",)
 
     @property
     def rel(self) -> str:
@@ -61,6 +64,16 @@ class SnippetFile:
     @property
     def launched(self) -> bool:
         return bool(self.launch)
+
+    @property
+    def needs_cuda(self) -> bool:
+        """Whether it runs only where CUDA is available (`# requires: cuda`)."""
+        return self.devices == ("cuda",)
+
+    @property
+    def needs_checkout(self) -> bool:
+        """Whether it reads files of this repository, so that it runs only inside a checkout."""
+        return "checkout" in self.requires
 
 
 def project_root(path: Path) -> Path | None:
@@ -84,12 +97,13 @@ def load(path: Path) -> SnippetFile:
 @functools.lru_cache(maxsize=1024)
 def _parse(path: Path, source: str) -> SnippetFile:
     directives = _read_directives(path, source)
-    requires = directives.get("requires")
-    if requires not in (None, "cuda"):
+    requires = tuple(r for r in re.split(r"[,\s]+", directives.get("requires", "")) if r)
+    unknown = [r for r in requires if r not in KNOWN_REQUIREMENTS]
+    if unknown:
         raise SnippetFormatError(
-            Problem(path, 1, f"`# requires:` takes only `cuda`, got {requires!r}")
+            Problem(path, 1, f"`# requires:` takes {', '.join(KNOWN_REQUIREMENTS)}, got {unknown}")
         )
-    if requires == "cuda":
+    if "cuda" in requires:
         devices: tuple[str, ...] = ("cuda",)
     else:
         devices = tuple(d for d in re.split(r"[,\s]+", directives.get("devices", "cpu")) if d)
@@ -108,6 +122,7 @@ def _parse(path: Path, source: str) -> SnippetFile:
         launch=launch,
         timeout_s=int(directives.get("timeout", DEFAULT_TIMEOUT_S)),
         sections=tuple(read_sections(path, source)),
+        requires=requires,
     )
 
 
