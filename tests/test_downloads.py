@@ -42,8 +42,7 @@ from docverify import languages
 from docverify import snippets as snippet_file
 from docverify.page_program import build, content_pages
 from docverify.site_text import text
-from hooks import downloads
-from hooks import verification as verification_hook
+from hooks import badges, downloads
 
 SITE_URL = "https://example.org/notes/"
 # mkdocs-static-i18n serves each edition under its own folder (mkdocs.yml).
@@ -330,7 +329,7 @@ def test_a_download_that_hides_a_need_fails(tmp_path: Path, need: str) -> None:
 
 def test_a_snippet_that_reads_this_repository_must_declare_it(tmp_path: Path) -> None:
     # Downloaded, a file has no checkout around it: the suite runs snippets the same way.
-    from harness.run_snippet import run_in_process  # imports torch: only for this test
+    from docverify.run_snippet import run_in_process  # imports torch: only for this test
 
     checkout = tmp_path / "checkout"
     checkout.mkdir()
@@ -382,7 +381,7 @@ def test_run_it_lines_say_which_snippets_need_a_gpu(request: pytest.FixtureReque
     for page in _pages(root):
         lang = languages.language_of(page)
         markdown = (root / page).read_text(encoding="utf-8")
-        shown = verification_hook.add_run_instructions(page, markdown, lang)
+        shown = badges.add_run_instructions(page, markdown, lang)
         line = re.search(r'<p class="run-it" markdown>(.*)</p>', shown)[1]
         items = re.findall(r"`(?:python|torchrun[^`]*) (snippets/[^`]+\.py)`([^·]*)", line)
         assert items, f"{page}: no run-it line: {line}"
