@@ -247,3 +247,21 @@ def test_a_copied_environment_is_named_with_the_way_out(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert f"make a new one: rm -rf {venv} && make setup" in done.stderr
+
+
+def test_the_map_of_the_machinery_names_every_module_once() -> None:
+    """CONTRIBUTING.md's map: one line per module of src/docverify, hooks and tests/harness."""
+    contributing = (REPO_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = contributing.split("## Map of the machinery", 1)[1].split("\n## ", 1)[0]
+    mapped = re.findall(r"^- `([^`]+\.py)`: \S", section, flags=re.MULTILINE)
+    modules = sorted(
+        path.relative_to(REPO_ROOT).as_posix()
+        for folder in ("src/docverify", "hooks", "tests/harness")
+        for path in (REPO_ROOT / folder).glob("*.py")
+        if path.name != "__init__.py"
+    )
+    assert sorted(set(mapped)) == modules, {
+        "not in the map": sorted(set(modules) - set(mapped)),
+        "in the map, no such file": sorted(set(mapped) - set(modules)),
+    }
+    assert len(mapped) == len(set(mapped)), "a module is listed twice"

@@ -29,15 +29,14 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from docverify import front_matter, languages
+from docverify.boxes import ADMONITION
 from docverify.embeds import Embed, Fence, find_embeds, find_fences
 from docverify.needs import Needs, notebook_sentence, script_name
 from docverify.page_program import PageProgram, ProgramPart, read_part
+from docverify.print_capture import OUTPUT_LINE
 from docverify.site_text import text
 
 NOTEBOOK_SUFFIX = ".ipynb"
-_ADMONITION = re.compile(
-    r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$'
-)
 _TAB = re.compile(r'^(?P<indent>[ \t]*)===\+?\s+"(?P<title>[^"]*)"\s*$')
 _BARE_EMBED = re.compile(r'^(?P<indent>[ \t]*)-+8<-+\s+"(?P<target>[^"]+)"\s*$')
 # A link's text may wrap onto the next line of its paragraph (not past a blank line).
@@ -47,7 +46,6 @@ _LINK = re.compile(
 )
 # `## Title { #anchor }` (attr_list): Jupyter would show the braces.
 _HEADING_ANCHOR = re.compile(r"^(?P<heading>#{1,6}[ \t].*?)[ \t]*\{[ \t]*#[^}]*\}[ \t]*$")
-_OUTPUT = re.compile(r"^\s*#>(?: (?P<text>.*))?$")
 
 
 @functools.cache
@@ -72,7 +70,7 @@ def _new(kind: str, **fields: str) -> nbformat.NotebookNode:
 
 def shown_outputs(code: str) -> str:
     """The text of the `#>` lines in `code`, as the prints wrote it."""
-    found = [m["text"] or "" for line in code.splitlines() if (m := _OUTPUT.match(line))]
+    found = [m["text"] or "" for line in code.splitlines() if (m := OUTPUT_LINE.match(line))]
     return "".join(f"{text}\n" for text in found)
 
 
@@ -188,7 +186,7 @@ class _Writer:
     def prose(self, line: str, lineno: int) -> None:
         """One line outside code blocks: boxes, tabs and bare embeds become plain Markdown."""
         indent = len(line) - len(line.lstrip())
-        if match := _ADMONITION.match(line):
+        if match := ADMONITION.match(line):
             self.blank()
             self.boxes.append((indent + 4, True))
             self.text(" " * (indent + 4) + f"**{match['title'] or match['kind'].capitalize()}**")

@@ -172,8 +172,9 @@ class PageProgram:
 
     def run_command(self, filename: str | None = None) -> str:
         """How a reader runs the downloaded script."""
-        name = filename or f"{self.stem}.py"
-        return " ".join([*self.launch, name]) if self.launch else f"python {name}"
+        from docverify.needs import Needs
+
+        return Needs(launch=self.launch).command(filename or f"{self.stem}.py")
 
 
 def build(page: str | Path, root: Path, markdown: str | None = None) -> PageProgram:

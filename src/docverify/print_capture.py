@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 OUTPUT_PREFIX = "#>"
-_OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: |$)")
+# A `#>` line, and the output it shows (one place: output_diffs and notebook use it too).
+OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: (?P<text>.*))?$")
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def source_with_outputs(source: str, path: Path, records: list[PrintRecord]) -> 
     for print_line in sorted(by_line, reverse=True):
         last_line, col = print_call_end(tree, print_line)
         index = last_line  # 0-based index of the line after the print call
-        while index < len(lines) and _OUTPUT_LINE.match(lines[index]):
+        while index < len(lines) and OUTPUT_LINE.match(lines[index]):
             del lines[index]
         indent = " " * col
         output = "\n".join(by_line[print_line]).split("\n")
@@ -159,9 +160,9 @@ def strip_unprinted_outputs(source: str, records: list[PrintRecord], path: Path)
     kept: list[str] = []
     lines = source.splitlines()
     for i, line in enumerate(lines):
-        if _OUTPUT_LINE.match(line):
+        if OUTPUT_LINE.match(line):
             block_start = i
-            while block_start > 0 and _OUTPUT_LINE.match(lines[block_start - 1]):
+            while block_start > 0 and OUTPUT_LINE.match(lines[block_start - 1]):
                 block_start -= 1
             if block_start not in printed_after:
                 continue
