@@ -107,4 +107,4 @@ def test_snippet(
         # Read by harness.plugin for `--output-diffs` (runs on another torch, e.g. a GPU machine).
         diffs = output_line_diffs(snippet.rel, device, snippet.source, expected)
         request.node.user_properties.append(("output_diffs", [asdict(d) for d in diffs]))
-        pytest.fail(mismatch, pytrace=False)
+        pytest.fail(str(mismatch), pytrace=False)

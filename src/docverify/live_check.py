@@ -66,7 +66,7 @@ def check(root: Path, rel: str, device: str) -> dict:
     try:
         records = run_in_process(snippet, device, workdir)
         expected = expected_source(snippet.source, snippet.path, records)
-        mismatch = output_mismatch(rel, snippet.source, expected)
+        mismatch = str(output_mismatch(rel, snippet.source, expected) or "")
     except BaseException as exc:  # a snippet may raise anything, SystemExit too
         mismatch = snippet_traceback(exc, path)
     finally:

@@ -175,15 +175,29 @@ def expected_source(source: str, path: Path, records: list[PrintRecord]) -> str:
     return source_with_outputs(strip_unprinted_outputs(source, records, path), path, records)
 
 
-def output_mismatch(rel_path: str, actual: str, expected: str) -> str | None:
-    """A report naming file:line and showing a diff, or None when they agree."""
+@dataclass(frozen=True)
+class Mismatch:
+    """Written `#>` lines that differ from what ran: where the first difference is, and the diff."""
+
+    file: str
+    line: int  # of the first differing line, in the text as written
+    diff: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}:{self.line}: `#>` output lines differ from what the snippet printed.\n"
+            f"If the change is deliberate, run `make update-examples`.\n{self.diff}"
+        )
+
+
+def output_mismatch(rel_path: str, actual: str, expected: str) -> Mismatch | None:
+    """Where `actual` (as written) and `expected` (as printed) differ, or None when they agree."""
     if actual == expected:
         return None
     actual_lines = actual.splitlines()
     expected_lines = expected.splitlines()
     matcher = difflib.SequenceMatcher(a=actual_lines, b=expected_lines, autojunk=False)
     first = next(op for op in matcher.get_opcodes() if op[0] != "equal")
-    line = first[1] + 1
     diff = "\n".join(
         difflib.unified_diff(
             actual_lines,
@@ -194,7 +208,4 @@ def output_mismatch(rel_path: str, actual: str, expected: str) -> str | None:
             n=2,
         )
     )
-    return (
-        f"{rel_path}:{line}: `#>` output lines differ from what the snippet printed.\n"
-        f"If the change is deliberate, run `make update-examples`.\n{diff}"
-    )
+    return Mismatch(rel_path, first[1] + 1, diff)

@@ -77,9 +77,7 @@ def run_page_program(program: PageProgram, device: str, workdir: Path) -> None:
     expected = expected_source(program.source, path, records)
     mismatch = output_mismatch(program.page, program.source, expected)
     if mismatch:
-        found = re.match(rf"{re.escape(program.page)}:(\d+):", mismatch)
-        at = program.where(int(found[1])) if found else program.page
-        diff = mismatch[mismatch.index("\n---") + 1 :] if "\n---" in mismatch else mismatch
+        at, diff = program.where(mismatch.line), mismatch.diff
         raise PageProgramError(
             f"{at}: run on its own, the page's code prints something else than the `#>` lines "
             "the page shows (code it hides, or the order of its blocks, changes what it prints; "
