@@ -428,6 +428,44 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
         snippet_file.load(path)
 
 
+def test_a_shown_line_no_run_reaches_fails_the_snippet(inner_suite: pytest.Pytester) -> None:
+    """An assert in a branch no run takes proves nothing: naming its line fails the snippet.
+    A line marked `# requires: cuda` (or in a block whose header is) is left to the GPU run;
+    lines run in a DataLoader worker (a forked process) count as run."""
+    (inner_suite.path / "snippets" / "branches.py").write_text(
+        textwrap.dedent(
+            """
+            import torch
+            from torch.utils.data import DataLoader, Dataset
+
+            # --8<-- [start:shown]
+            class Squares(Dataset):
+                def __len__(self):
+                    return 2
+
+                def __getitem__(self, i):
+                    return torch.tensor(i * i)  # runs in the worker process only
+
+
+            print(sorted(int(x) for x in DataLoader(Squares(), num_workers=1)))
+            #> [0, 1]
+            if torch.cuda.is_available():  # requires: cuda
+                assert torch.ones(1, device="cuda").sum() == 1
+            if 1 + 1 == 3:
+                assert False, "never checked"
+            # --8<-- [end:shown]
+            """
+        ).lstrip()
+    )
+    result = run_inner(inner_suite)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*Shown lines no run executes:*", "*branches.py:18: a shown line*"]
+    )
+    assert "branches.py:10:" not in result.stdout.str()  # the worker's line ran
+    assert "branches.py:16:" not in result.stdout.str()  # left to the GPU run
+
+
 def test_sections_are_read_as_pymdownx_renders_them(tmp_path: Path) -> None:
     """Marker spelling pymdownx accepts (`-8<-`, spaces), a nested section's markers
     dropped, an escaped marker shown as text, dedent: the page program, the downloads

@@ -84,7 +84,7 @@ def test_the_report_records_hashes_and_is_written_atomically(tmp_path: Path) -> 
     sha = report.file_sha256(REPO_ROOT / rel)
     report.merge_results([result(rel, sha, via=live.VIA)], tmp_path)
     data = json.loads((tmp_path / "cpu.json").read_text(encoding="utf-8"))
-    assert data["schema"] == report.SCHEMA == 2
+    assert data["schema"] == report.SCHEMA == 3
     assert data["results"][0]["sha256"] == sha
     assert data["results"][0]["page_program_sha256"] == ""
     assert data["results"][0]["via"] == "mkdocs serve"

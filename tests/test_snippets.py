@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from docverify import snippets as snippet_file
+from docverify.line_trace import unreached
 from docverify.output_diffs import output_line_diffs
 from docverify.page_program import program_verified_by
 from docverify.print_capture import PrintRecord, expected_source, output_mismatch
+from docverify.problems import listed
 from docverify.report import content_sha256
 from docverify.run_snippet import run_in_process, run_launched
 
@@ -61,8 +63,10 @@ def test_snippet(
         ("device", device),
         ("sections", [s.name for s in snippet.sections]),
     ]
+    executed: set[int] = set()
     if snippet.launched:
         result = run_launched(snippet, device, tmp_path)
+        executed |= result.executed
         assert result.returncode == 0, f"{snippet.rel} failed under torchrun:\n{result.output}"
         records: list[PrintRecord] = result.records.get(0, [])
         # A page shows one stream of `#>` lines, rank 0's; a reader running torchrun
@@ -80,7 +84,8 @@ def test_snippet(
                 pytrace=False,
             )
     else:
-        records = run_in_process(snippet, device, tmp_path)
+        records = run_in_process(snippet, device, tmp_path, executed)
+    request.node.user_properties.append(("executed_lines", sorted(executed)))
 
     # A `#>` line cannot show trailing whitespace, so a reader comparing what the
     # script printed with the page would find lines that differ.
@@ -108,3 +113,7 @@ def test_snippet(
         diffs = output_line_diffs(snippet.rel, device, snippet.source, expected)
         request.node.user_properties.append(("output_diffs", [asdict(d) for d in diffs]))
         pytest.fail(str(mismatch), pytrace=False)
+    # Every statement the pages show ran (or, marked `# requires: cuda`, runs on a GPU).
+    problems = unreached(snippet.rel, snippet.source, snippet.sections, executed, device == "cuda")
+    if problems:
+        pytest.fail(listed("Shown lines no run executes:", problems), pytrace=False)

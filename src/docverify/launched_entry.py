@@ -24,6 +24,7 @@ import uuid
 from dataclasses import asdict
 from pathlib import Path
 
+from docverify.line_trace import lines_executed
 from docverify.print_capture import PrintRecorder
 
 # forkserver: ranks fork from a clean server process that has imported torch
@@ -34,17 +35,19 @@ START_METHOD = "forkserver"
 
 
 def run_rank(snippet_path: str, capture_path: str) -> None:
-    """One rank: run the snippet as `__main__` and save what it printed."""
+    """One rank: run the snippet as `__main__`; save what it printed and the lines it ran."""
     snippet, capture_dir = Path(snippet_path), Path(capture_path)
     recorder = PrintRecorder(snippet, echo=True)
+    executed: set[int] = set()
     sys.argv = [str(snippet)]
     sys.path[0] = str(snippet.parent)  # as for `python SNIPPET`
     try:
-        with recorder.installed():
+        with recorder.installed(), lines_executed(snippet, executed):
             runpy.run_path(str(snippet), run_name="__main__")
     finally:
         out = capture_dir / f"rank{os.environ.get('RANK', '0')}.json"
-        out.write_text(json.dumps([asdict(r) for r in recorder.records]), encoding="utf-8")
+        prints = [asdict(r) for r in recorder.records]
+        out.write_text(json.dumps({"prints": prints, "executed": sorted(executed)}), "utf-8")
         # The rank's process then ends as every multiprocessing child does, with
         # os._exit and no interpreter finalization; that matters for DDP, whose gloo
         # worker threads outlive destroy_process_group (a thread that needs the GIL

@@ -34,9 +34,9 @@ from docverify.paths import REPO_ROOT
 
 REPORTS_DIR = REPO_ROOT / ".reports"
 DEVICES = ("cpu", "cuda")
-# 2: content hashes (sha256, page_program_sha256) and `via`. A report of another
-# schema is ignored: without hashes it cannot say what it verified.
-SCHEMA = 2
+# 3: content hashes (sha256, page_program_sha256), `via` and the executed lines. A
+# report of another schema is ignored: it cannot say what it verified.
+SCHEMA = 3
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,9 @@ class SnippetResult:
     # Of the page program (docverify.page_program) a result also verified; "" = none.
     page_program_sha256: str = ""
     via: str = "pytest"  # or "mkdocs serve": a live re-run on save (docverify.live)
+    # Lines of the snippet file the run executed (docverify.line_trace): a proof link
+    # to a line not among them points at a check that did not run.
+    executed_lines: tuple[int, ...] = ()
 
 
 def content_sha256(data: bytes) -> str:
@@ -142,7 +145,13 @@ def load_results(
     if data.get("schema") != SCHEMA:
         return {}
     return {
-        item["snippet"]: SnippetResult(**{**item, "sections": tuple(item["sections"])})
+        item["snippet"]: SnippetResult(
+            **{
+                **item,
+                "sections": tuple(item["sections"]),
+                "executed_lines": tuple(item["executed_lines"]),
+            }
+        )
         for item in data["results"]
         if (root / item["snippet"]).is_file()
     }

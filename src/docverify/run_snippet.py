@@ -18,14 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docverify import isolation
+from docverify.line_trace import lines_executed
 from docverify.print_capture import PrintRecord, PrintRecorder
 from docverify.snippets import SnippetFile
 
 SRC_DIR = Path(__file__).resolve().parents[1]  # the src/ this runner belongs to
 
 
-def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[PrintRecord]:
-    """Execute the snippet as `__main__`; exceptions propagate with the snippet's own file:line."""
+def run_in_process(
+    snippet: SnippetFile, device: str, workdir: Path, executed: set[int] | None = None
+) -> list[PrintRecord]:
+    """Execute the snippet as `__main__`; exceptions propagate with the snippet's own file:line.
+
+    `executed`, if given, receives the lines of the snippet file that ran
+    (docverify.line_trace), in this process and the processes it forks.
+    """
     __tracebackhide__ = True
     path = snippet.path.resolve()
     # Compiled under its real path, so tracebacks and `#>` positions name the snippet file.
@@ -46,6 +53,8 @@ def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[Pri
         guards.enter_context(isolation.warnings_are_errors())
         guards.enter_context(isolation.time_limit(snippet.timeout_s, snippet.rel))
         guards.enter_context(recorder.installed())
+        if executed is not None:
+            guards.enter_context(lines_executed(path, executed))
         # Classes defined by the snippet must be picklable (DataLoader workers).
         sys.modules["__main__"] = module
         try:
@@ -60,6 +69,7 @@ class LaunchResult:
     returncode: int
     output: str  # stdout and stderr of the launcher and all ranks
     records: dict[int, list[PrintRecord]]  # prints per rank
+    executed: frozenset[int] = frozenset()  # lines of the snippet any rank ran
 
     def rank_output(self, rank: int) -> str:
         return "\n".join(record.text for record in self.records.get(rank, []))
@@ -106,10 +116,9 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
         raise isolation.SnippetTimeoutError(
             f"{snippet.rel} under torchrun ran longer than {snippet.timeout_s} s:\n{output}"
         ) from None
-    records = {
-        int(path.stem.removeprefix("rank")): [
-            PrintRecord(**item) for item in json.loads(path.read_text(encoding="utf-8"))
-        ]
-        for path in capture_dir.glob("rank*.json")
-    }
-    return LaunchResult(proc.returncode, output, records)
+    records, executed = {}, set()
+    for path in capture_dir.glob("rank*.json"):
+        rank = json.loads(path.read_text(encoding="utf-8"))
+        records[int(path.stem.removeprefix("rank"))] = [PrintRecord(**r) for r in rank["prints"]]
+        executed.update(rank["executed"])
+    return LaunchResult(proc.returncode, output, records, frozenset(executed))

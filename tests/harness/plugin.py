@@ -114,6 +114,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             duration_s=round(report.duration, 3),
             sha256=props.get("sha256", ""),
             page_program_sha256=props.get("page_program_sha256", ""),
+            executed_lines=tuple(props.get("executed_lines", ())),
             **snippet_report.run_environment(_root),
         )
     )
