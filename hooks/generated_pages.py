@@ -13,11 +13,12 @@ Each is written where its marker (an HTML comment) stands in the page.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 from markdown.extensions.toc import slugify
 
-from docverify import boxes, embed_roots, languages, report
+from docverify import boxes, claims, embed_roots, languages, report
 from docverify.embeds import find_embeds
 from docverify.site_text import count, text
 
@@ -26,6 +27,7 @@ VERIFICATION_MARKER = "<!-- verification-table -->"
 ERRATA_MARKER = "<!-- errata-list -->"
 HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted (home page)
 ROOTS_MARKER = "<!-- embed-roots-table -->"  # the embed roots and their checks
+CLAIMS_MARKER = "<!-- claims-table -->"  # per page: claims linked, boxed, unproven
 _DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
 
 # Folder -> section title, from mkdocs.yml's nav (set in on_config): one place to name a section.
@@ -120,6 +122,26 @@ def verification_table(reports, docs_dir: Path | None = None, lang: str = langua
         }
     )
     return "\n".join([*rows, "", text(lang, "table.environments"), "", *environments])
+
+
+def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+    """Per page in `lang`: its sentences linked to a proof, boxed, not claims, unproven."""
+    rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|"]
+    total = Counter()
+    for page, path in languages.pages_in(docs_dir, lang):
+        if page in ("errata.md", "tags.md", "verification.md"):
+            continue  # generated: what they say is counted from the pages
+        found = claims.coverage(f"docs/{page}", path.read_text(encoding="utf-8"))
+        total += found.counts
+        rows.append(_claims_row(f"[{page}]({page})", claims.Coverage(found.counts)))
+    rows.append(_claims_row(f"**{text(lang, 'claims.total')}**", claims.Coverage(total)))
+    return "\n".join(rows)
+
+
+def _claims_row(name: str, found: claims.Coverage) -> str:
+    n = found.counts
+    cells = [n[claims.LINKED], n[claims.BOXED], n[claims.DECLARED], n[claims.UNPROVEN]]
+    return f"| {name} | " + " | ".join(map(str, cells)) + f" | {found.share:.0%} |"
 
 
 def roots_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
@@ -274,4 +296,6 @@ def on_page_markdown(markdown, page, config, files):
         markdown = markdown.replace(HEADLINE_MARKER, embed_roots.headline(found, lang))
     if ROOTS_MARKER in markdown:
         markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
+    if CLAIMS_MARKER in markdown:
+        markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang))
     return localized_fragments(markdown, lang)

@@ -59,6 +59,8 @@ tags:
 !!! correction "Correction: c"
     原文: 「求和」 explanation.
 
+It views the tensor. {✓ view-shares-memory}
+
 ## Second part
 
 ```python
@@ -87,6 +89,8 @@ tags:
 !!! correction "更正：c"
     原文: 「求和」 解释。
 
+它是视图。{✓ view-shares-memory}
+
 ## 第二部分 { #second-part }
 
 ```python
@@ -112,7 +116,7 @@ def test_a_faithful_translation_has_no_differences() -> None:
         # a heading without the English anchor: links to page.md#second-part break
         (
             CHINESE.replace(" { #second-part }", ""),
-            "docs/x.zh.md:22: heading #3 differs from docs/x.md:24",
+            "docs/x.zh.md:24: heading #3 differs from docs/x.md:26",
         ),
         # a correction dropped
         (
@@ -138,6 +142,8 @@ def test_a_faithful_translation_has_no_differences() -> None:
         ),
         # front matter changed
         (CHINESE.replace("  - t\n", "  - u\n", 1), "docs/x.zh.md:1: front matter differs"),
+        # a proof link dropped in the translation
+        (CHINESE.replace("{✓ view-shares-memory}", ""), "docs/x.zh.md: 0 proof links, docs/x.md"),
     ],
 )
 def test_a_translation_that_differs_is_reported_with_file_and_line(

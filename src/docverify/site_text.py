@@ -49,6 +49,16 @@ TEXT: dict[str, dict[str, str]] = {
             "page's code, the program the site's test suite runs and checks; the outputs "
             "shown are the `#>` lines the page shows.*"
         ),
+        # the Verification page's claims table
+        "claims.header": "| page | linked to a proof | in a box | not a claim | unproven | proven |",
+        "claims.total": "all pages",
+        # proof links (hooks/proof_links.py)
+        "proof.title": "checked by {where}",
+        "proof.test": "checked by the test {test}",
+        "proof.gpu": "checked on GPU only: {outcome}",
+        "proof.gpu_not_run": "not run yet",
+        "proof.gpu_passed": "passed on {date}",
+        "proof.gpu_failed": "FAILED on {date}",
         # live verification under `make serve`
         "live.failed": "Live verification FAILED: {snippet}",
         "live.advice": "Fix the snippet, or if the new output is right, record it with "
@@ -136,6 +146,14 @@ TEXT: dict[str, dict[str, str]] = {
             "*本笔记本就是 PyTorch 笔记的页面 <{url}>。它的代码单元格是该页的代码，"
             "也就是本站测试套件运行并检查的程序；显示的输出是该页显示的 `#>` 行。*"
         ),
+        "claims.header": "| 页面 | 链接到证明 | 在框中 | 非结论 | 未证明 | 已证明 |",
+        "claims.total": "全部页面",
+        "proof.title": "由 {where} 检查",
+        "proof.test": "由测试 {test} 检查",
+        "proof.gpu": "仅在 GPU 上检查：{outcome}",
+        "proof.gpu_not_run": "尚未运行",
+        "proof.gpu_passed": "{date} 通过",
+        "proof.gpu_failed": "{date} 失败",
         "live.failed": "实时验证失败：{snippet}",
         "live.advice": "请修正该代码片段；如果新的输出是正确的，用 "
         "<code>make update-examples K={stem}</code> 记录它。",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import markdown as python_markdown
 
-from docverify import boxes, front_matter
+from docverify import boxes, front_matter, proofs
 from docverify.embeds import find_embeds, find_fences
 from docverify.languages import TRANSLATIONS, source_pages, twin
 from docverify.paths import REPO_ROOT
@@ -124,6 +124,10 @@ def differences(page: str, english: str, translation: str, lang: str) -> list[st
     def marker_list(text: str) -> list:
         return [(text.count("\n", 0, m.start()) + 1, m[0]) for m in _MARKER.finditer(text)]
 
+    def proof_list(text: str, name: str) -> list:
+        # The same checks, in the same order (`{-}`, not a claim, may differ with the wording).
+        return [(m.line, m.names) for m in proofs.markers(name, text) if m.names]
+
     def heading_list(text: str) -> list:
         # The title's anchor is not compared: nothing links to it.
         pairs = zip(headings(text), anchors(text), strict=True)
@@ -137,6 +141,7 @@ def differences(page: str, english: str, translation: str, lang: str) -> list[st
         "box", _box_signature(page, english), _box_signature(other, translation), lambda x: x[0]
     )
     compare("marker", marker_list(english), marker_list(translation), lambda x: x[0])
+    compare("proof link", proof_list(english, page), proof_list(translation, other), lambda x: x[0])
     for name, text, language in ((page, english, "en"), (other, translation, lang)):
         block = question_block(name, text, language)
         if block is None:
