@@ -236,6 +236,17 @@ def test_no_snippets_is_an_error_not_a_pass(inner_suite: pytest.Pytester) -> Non
     result.stdout.fnmatch_lines(["*no snippet files under*"])
 
 
+def test_a_syntax_error_is_one_failing_snippet_not_a_stopped_collection(
+    inner_suite: pytest.Pytester,
+) -> None:
+    snippets = inner_suite.path / "snippets"
+    (snippets / "good.py").write_text("print(1)\n#> 1\n")
+    (snippets / "broken.py").write_text('"""Saved mid-edit."""\n# timeout: 30\nprint(1\n')
+    result = run_inner(inner_suite)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*broken.py*line 3*", "*SyntaxError*"])
+
+
 # --- the sandbox: network, warnings, time, randomness, leaks ------------------------------
 
 
