@@ -28,6 +28,7 @@ ERRATA_MARKER = "<!-- errata-list -->"
 HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted (home page)
 ROOTS_MARKER = "<!-- embed-roots-table -->"  # the embed roots and their checks
 CLAIMS_MARKER = "<!-- claims-table -->"  # per page: claims linked, boxed, unproven
+CLAIMS_HEADLINE = "<!-- claims-headline -->"  # the site's claim about its own claims, counted
 _DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
 
 # Folder -> section title, from mkdocs.yml's nav (set in on_config): one place to name a section.
@@ -124,18 +125,41 @@ def verification_table(reports, docs_dir: Path | None = None, lang: str = langua
     return "\n".join([*rows, "", text(lang, "table.environments"), "", *environments])
 
 
+def _claims_by_page(docs_dir: Path, lang: str) -> dict[str, claims.Coverage]:
+    """Each page's counts in `lang`, not the generated pages (they count the others)."""
+    return {
+        page: claims.coverage(f"docs/{page}", path.read_text(encoding="utf-8"))
+        for page, path in languages.pages_in(docs_dir, lang)
+        if page not in ("errata.md", "tags.md", "verification.md")
+    }
+
+
 def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
     """Per page in `lang`: its sentences linked to a proof, boxed, not claims, unproven."""
     rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|"]
     total = Counter()
-    for page, path in languages.pages_in(docs_dir, lang):
-        if page in ("errata.md", "tags.md", "verification.md"):
-            continue  # generated: what they say is counted from the pages
-        found = claims.coverage(f"docs/{page}", path.read_text(encoding="utf-8"))
+    for page, found in _claims_by_page(docs_dir, lang).items():
         total += found.counts
-        rows.append(_claims_row(f"[{page}]({page})", claims.Coverage(found.counts)))
+        rows.append(_claims_row(f"[{page}]({page})", found))
     rows.append(_claims_row(f"**{text(lang, 'claims.total')}**", claims.Coverage(total)))
     return "\n".join(rows)
+
+
+def claims_headline(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+    """The home page's sentence about the site's claims, counted over every page at build time."""
+    pages = _claims_by_page(docs_dir, lang)
+    total = claims.Coverage(sum((c.counts for c in pages.values()), Counter()))
+    least = min(pages.items(), key=lambda item: item[1].share)
+    return text(
+        lang,
+        "claims.headline",
+        claims=total.claims,
+        linked=total.counts[claims.LINKED],
+        boxed=total.counts[claims.BOXED],
+        share=f"{total.share:.0%}",
+        least=f"[{least[0]}]({least[0]})",
+        least_share=f"{least[1].share:.0%}",
+    )
 
 
 def _claims_row(name: str, found: claims.Coverage) -> str:
@@ -298,4 +322,6 @@ def on_page_markdown(markdown, page, config, files):
         markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
     if CLAIMS_MARKER in markdown:
         markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang))
+    if CLAIMS_HEADLINE in markdown:
+        markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang))
     return localized_fragments(markdown, lang)

@@ -52,6 +52,12 @@ TEXT: dict[str, dict[str, str]] = {
         # the Verification page's claims table
         "claims.header": "| page | linked to a proof | in a box | not a claim | unproven | proven |",
         "claims.total": "all pages",
+        "claims.headline": (
+            "Counted at build time: of the {claims} factual sentences in this edition's pages, "
+            "{linked} end with a ✓ linking to the line of code that proves them and {boxed} "
+            "stand in a Not verified here box ({share} in all); the least covered page is "
+            "{least}, at {least_share}."
+        ),
         # proof links (hooks/proof_links.py)
         "proof.title": "checked by {where}",
         "proof.test": "checked by the test {test}",
@@ -148,6 +154,11 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "claims.header": "| 页面 | 链接到证明 | 在框中 | 非结论 | 未证明 | 已证明 |",
         "claims.total": "全部页面",
+        "claims.headline": (
+            "构建时统计：本版本各页面共有 {claims} 个陈述事实的句子，其中 {linked} 个以 ✓ "
+            "结尾、链接到证明它的那一行代码，{boxed} 个位于“此处未验证”框中（合计 {share}）；"
+            "覆盖率最低的页面是 {least}，为 {least_share}。"
+        ),
         "proof.title": "由 {where} 检查",
         "proof.test": "由测试 {test} 检查",
         "proof.gpu": "仅在 GPU 上检查：{outcome}",
