@@ -542,3 +542,30 @@ def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path)
     config = SimpleNamespace(reports_dir=tmp_path / ".reports", rootpath=tmp_path)
     scheduling.pytest_collection_modifyitems(config, items)
     assert [i.name for i in items] == ["browser", "unreported", "slow", "fast", "other"]
+
+
+def test_the_site_build_imports_docverify_from_its_own_checkout(tmp_path: Path) -> None:
+    """MkDocs restores sys.path after loading each hook (as below): hooks/checkout.py must
+    leave this checkout's docverify imported, even with another docverify first on the path."""
+    other = tmp_path / "other" / "docverify"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("")
+    load_like_mkdocs = (
+        "import importlib.util, sys\n"
+        "spec = importlib.util.spec_from_file_location('hooks/checkout.py', 'hooks/checkout.py')\n"
+        "saved = sys.path.copy()\n"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "sys.path[:] = saved\n"
+        "import docverify.languages\n"
+        "print(docverify.languages.__file__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", load_like_mkdocs],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(other.parent)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == str(ROOT / "src" / "docverify" / "languages.py")
