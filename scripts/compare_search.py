@@ -30,7 +30,7 @@ from docverify import measured  # noqa: E402
 from docverify.built_site import build, served  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "generated" / "search" / "comparison.json"
-KINDS = ("lookups", "questions")
+KINDS = ("lookups", "questions", "chinese_in_english")
 # Material's search plugin as this site configured it before.
 MATERIAL_SEARCH_PLUGIN = """  - search:
       separator: '[\\s\\-.,:;!?=()\\[\\]{}"''`/<>|\\u200b]+'
@@ -101,7 +101,11 @@ WORDS = {
         "engines": ENGINE_NAMES,
         "header": "| engine | cases | edition | number | rank 1 | top 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "lookups", "questions": "held-out questions"},
+        "kind": {
+            "lookups": "lookups",
+            "questions": "held-out questions",
+            "chinese_in_english": "held-out, typed in Chinese",
+        },
         "other": "{name}: {rank1} at rank 1, {top3} in the top 3",
         "verdict": "On the held-out questions, both editions together, {best} ranks best: "
         "{rank1} at rank 1 and {top3} in the top 3 ({others}). The site uses {best}.",
@@ -111,7 +115,11 @@ WORDS = {
         "engines": ENGINE_NAMES_ZH,
         "header": "| 搜索引擎 | 用例 | 版本 | 数量 | 排第 1 | 前 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "查找", "questions": "留出的问题"},
+        "kind": {
+            "lookups": "查找",
+            "questions": "留出的问题",
+            "chinese_in_english": "留出的中文查询",
+        },
         "other": "{name}：排第 1 的 {rank1}，前 3 的 {top3}",
         "verdict": "在留出的问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
         "前 3 的 {top3}（{others}）。本站使用 {best}。",

@@ -9,7 +9,8 @@ scripts/compare_search.py also runs against Material's search and Pagefind.
 - lookups (API names, error messages, terms of the notes): each lists its page
   in the top 3;
 - held-out questions, per edition: at least 95% list their page in the top 3,
-  at least 85% at rank 1 (the targets of issue 15);
+  at least 85% at rank 1 (the targets of issue 15); Chinese typed into the
+  English edition: all in the top 3, at least 90% at rank 1;
 - no page load, and no search, contacts any host but 127.0.0.1.
 """
 
@@ -23,8 +24,12 @@ from search_driver import RESULTS_TIMEOUT_MS, Case, SiteSearch, edition_url, loa
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 FAILURE_SHOTS = ROOT / ".reports" / "search-failures"
-TOP_3_TARGET = 0.95
-RANK_1_TARGET = 0.85
+# (cases, edition) -> (top 3, rank 1) targets.
+TARGETS = {
+    ("questions", "en"): (0.95, 0.85),
+    ("questions", "zh"): (0.95, 0.85),
+    ("chinese_in_english", "en"): (1.0, 0.90),
+}
 
 # Resources a page loads: src= of scripts, images, frames; href= of stylesheet,
 # icon and preload links (not rel="canonical", which is only an address); CSS url().
@@ -63,18 +68,19 @@ def test_lookups_find_their_page_in_the_top_three(browser, site_url: str) -> Non
     assert not misses, f"{len(misses)}/{len(cases)} lookups missed:\n" + "\n".join(misses)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_held_out_questions_meet_the_targets(browser, site_url: str, lang: str) -> None:
-    cases = [c for c in load_cases("questions") if c.lang == lang]
+@pytest.mark.parametrize(("kind", "lang"), list(TARGETS))
+def test_held_out_questions_meet_the_targets(browser, site_url: str, kind: str, lang: str):
+    cases = [c for c in load_cases(kind) if c.lang == lang]
     found = ranks(SiteSearch(), browser, site_url, cases)
     top3 = sum(r is not None and r <= 3 for r in found) / len(cases)
     rank1 = sum(r == 1 for r in found) / len(cases)
+    top3_target, rank1_target = TARGETS[kind, lang]
     report = (
-        f"{lang}: {len(cases)} questions, top 3 {top3:.0%} (target {TOP_3_TARGET:.0%}), "
-        f"rank 1 {rank1:.0%} (target {RANK_1_TARGET:.0%})\n"
+        f"{kind} [{lang}]: {len(cases)} questions, top 3 {top3:.0%} (target {top3_target:.0%}), "
+        f"rank 1 {rank1:.0%} (target {rank1_target:.0%})\n"
         + "\n".join(_misses(cases, found, within=1))
     )
-    assert top3 >= TOP_3_TARGET and rank1 >= RANK_1_TARGET, report
+    assert top3 >= top3_target and rank1 >= rank1_target, report
 
 
 # What the dialog shows once it has rendered the results of `query`.
