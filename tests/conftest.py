@@ -15,19 +15,26 @@ pytest_plugins = ["harness.plugin", "harness.xdist_groups", "harness.scheduling"
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
-    """The site as `mkdocs build --strict` writes it, built once per worker for the
-    tests that read the built pages (they share the xdist group "browser")."""
+def _built_and_served(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[Path, str]]:
     site = tmp_path_factory.mktemp("site")
-    built_site_module.build(site, root=request.config.rootpath)
-    return site
+    with built_site_module.built_and_served(site, root=request.config.rootpath) as url:
+        yield site, url
 
 
 @pytest.fixture(scope="session")
-def site_url(built_site: Path) -> Iterator[str]:
+def built_site(_built_and_served: tuple[Path, str]) -> Path:
+    """The site as `mkdocs build --strict` writes it, built once per worker for the
+    tests that read the built pages (they share the xdist group "browser"), for the
+    address it is served at (`site_url`)."""
+    return _built_and_served[0]
+
+
+@pytest.fixture(scope="session")
+def site_url(_built_and_served: tuple[Path, str]) -> str:
     """The built site, served on 127.0.0.1 (tests in the xdist group "browser")."""
-    with built_site_module.served(built_site) as url:
-        yield url
+    return _built_and_served[1]
 
 
 @pytest.fixture(scope="session")

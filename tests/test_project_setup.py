@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shlex
 import subprocess
@@ -224,7 +225,8 @@ def test_an_xdist_group_runs_on_one_worker(
     args = _makefile_pytest_args()
     assert "--dist" in args and args[args.index("--dist") + 1] == "loadgroup"
     pytester.makeconftest((REPO_ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
-    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT / "tests"))
+    # This checkout's tests and docverify (a shared venv's editable install may be another's).
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(str(REPO_ROOT / d) for d in ("tests", "src")))
     pytester.makepyfile(
         test_groups=f"""
         import os
