@@ -17,17 +17,31 @@ DOCS_STAMP := $(VENV)/.installed-docs-$(DOCS_PINS_HASH)
 REPORTS := .reports
 SITE_DIR ?= site
 export NO_MKDOCS_2_WARNING := 1
-# Two workers: one interpreter each, torch imported once per worker. `loadgroup`
-# keeps each xdist_group (the browser tests share one built site) on one worker.
-PYTEST_ARGS ?= -n 2 --dist loadgroup
+PORT ?= 8000
+# A .venv copied or moved from another folder still runs that folder's Python (the
+# first line of each of its scripts): say so at once, rather than fail obscurely later.
+VENV_PYTHON := $(shell sed -n '1s/^\#!//p' $(BIN)/mkdocs 2>/dev/null)
+ifneq ($(VENV_PYTHON),)
+ifneq ($(VENV_PYTHON),$(realpath $(BIN))/python)
+$(error $(VENV) was made in another folder (its scripts run $(VENV_PYTHON)); make a new one: rm -rf $(VENV) && make setup)
+endif
+endif
+# Two workers: one interpreter each, torch imported once per worker; the tests that
+# read the built site share one build (tests/conftest.py, `built_site`).
+PYTEST_ARGS ?= -n 2
 
 .PHONY: serve test lint pytest build update-examples setup clean
 
 # The docs set is enough to serve. Live verification (re-running a saved snippet,
 # hooks/live_verification.py) joins by itself where the full set is installed too
 # (after `make test` or `make setup`); with the docs set alone it says it is off.
+# --dirty: MkDocs rebuilds only the pages whose built file is missing or older than the
+# page; live verification removes the built pages a saved snippet changes (or all of
+# them when anything else changed), so a save rebuilds only what it affects.
 serve: $(DOCS_STAMP)
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	@$(BIN)/python -c "import socket; socket.create_server(('127.0.0.1', $(PORT))).close()" 2>/dev/null \
+	  || { echo "make serve: port $(PORT) is in use; pick another: make serve PORT=8001" >&2; exit 1; }
+	$(BIN)/mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	$(MAKE) --no-print-directory lint
@@ -97,6 +111,7 @@ bench-num-workers: $(STAMP)
 # (tests/test_measured_summaries.py checks the summary against the data).
 .PHONY: compare-search
 compare-search: $(STAMP)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-measure.txt
 	$(BIN)/python scripts/compare_search.py
 
 # Accessibility: Lighthouse on every page type in both editions (a few minutes). Installs

@@ -2,23 +2,28 @@
 
 The virtual environment's editable install points at the src/ of the checkout
 it was made in, which may be another one (a venv shared between worktrees).
-MkDocs loads the hooks in the order mkdocs.yml lists them, and restores
-`sys.path` after loading each one, so a path put first here would be gone by
-the next hook: this hook imports `docverify` from this checkout's src/ while
-it is first, and every later hook's `import docverify` (and its submodules,
-found through the package's own path) reads the code of the site being built.
+MkDocs loads the hooks in the order mkdocs.yml lists them, with their folder on
+sys.path only while each one loads. So this hook imports the `docverify`
+package from this checkout's src/ while it loads (every later `docverify.x`
+import then comes from that package's folder), and puts src/ first on sys.path
+for good at startup, for the processes the hooks start (live verification).
 pytest does the same with `pythonpath`.
 """
 
 import sys
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-if sys.path[:1] != [str(SRC)]:
-    sys.path.insert(0, str(SRC))
-for name in [m for m in sys.modules if m == "docverify" or m.startswith("docverify.")]:
-    del sys.modules[name]  # imported from elsewhere before this hook: not this code
-import docverify  # noqa: E402  (cached in sys.modules: later imports find this one)
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
-if Path(docverify.__file__).resolve().parent != SRC / "docverify":
-    raise ImportError(f"docverify comes from {docverify.__file__}, not from {SRC}")
+
+def _src_first() -> None:
+    if sys.path[:1] != [SRC]:
+        sys.path.insert(0, SRC)
+
+
+_src_first()
+import docverify  # noqa: E402, F401  (bound to this checkout's src/, see above)
+
+
+def on_startup(command, dirty):
+    _src_first()

@@ -15,6 +15,7 @@ re-renders it and checks it against the data.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -99,6 +100,7 @@ ENGINE_NAMES = {
     "material": "Material search",
     "pagefind": "Pagefind",
 }
+ENGINES = {"site": "MiniSearch", "material": "Material 的搜索", "pagefind": "Pagefind"}
 ENGINE_NAMES_ZH = {
     "site": "本站搜索（MiniSearch）",
     "material": "Material 搜索",
@@ -125,12 +127,13 @@ WORDS = {
         "edition": {"en": "English", "zh": "简体中文"},
         "kind": {
             "lookups": "查找",
-            "questions": "留出的问题",
-            "chinese_in_english": "留出的中文查询",
+            "questions": "盲测问题",
+            "chinese_in_english": "盲测中文查询",
         },
         "other": "{name}：排第 1 的 {rank1}，前 3 的 {top3}",
-        "verdict": "在留出的问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
-        "前 3 的 {top3}（{others}）。本站使用 {best}。",
+        # The table calls the site's engine 本站搜索; the last sentence names the engine itself.
+        "verdict": "在盲测问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
+        "前 3 的 {top3}（{others}）。本站的搜索框用的就是 {engine}。",
         "join": "；",
     },
 }
@@ -179,7 +182,11 @@ def render_summary(data: dict, lang: str = "en") -> str:
     others = words["join"].join(
         words["other"].format(name=names[e], **counts(e)) for e in ENGINE_NAMES if e != best
     )
-    verdict = words["verdict"].format(best=names[best], others=others, **counts(best))
+    verdict = words["verdict"].format(
+        best=names[best], engine=ENGINES[best], others=others, **counts(best)
+    )
+    if lang == "zh":  # full-width brackets carry their own space: "（MiniSearch）排得最好"
+        verdict = re.sub(r"(?<=[）」])[ ]", "", verdict)
     return "\n".join([*rows, "", verdict, ""])
 
 

@@ -20,6 +20,7 @@ import pytest
 from jinja2 import Environment, FileSystemLoader
 
 from docverify import languages
+from docverify.built_site import built_for
 from docverify.paths import REPO_ROOT
 from docverify.sitemaps import folder_sitemaps
 
@@ -32,10 +33,8 @@ def _site_path(page: Path, site: Path) -> str:
     return "" if path == "." else f"{path}/"
 
 
-@pytest.mark.xdist_group("browser")  # shares the built site with the browser tests
-def test_every_page_names_its_twins_absolutely_with_a_sitemap_beside_each(
-    built_site: Path, site_url: str
-) -> None:
+def test_every_page_names_its_twins_absolutely_with_a_sitemap_beside_each(built_site: Path) -> None:
+    site_url = built_for(built_site).removesuffix("/")  # the address it was built for
     pages = [p for p in built_site.rglob("index.html") if "assets" not in p.parts]
     wrong = []
     for page in pages:

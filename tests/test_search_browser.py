@@ -51,7 +51,6 @@ def external_resources(text: str) -> list[str]:
 
 
 # Tests that need chromium skip, saying why, where it is missing (the `browser` fixture).
-pytestmark = pytest.mark.xdist_group("browser")
 
 
 def _misses(cases: list[Case], found: list[int | None], within: int) -> list[str]:

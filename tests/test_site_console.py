@@ -14,26 +14,22 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from docverify.built_site import PAGE_TYPES
-
-pytestmark = pytest.mark.xdist_group("browser")
 
 SETTLE_S = 0.1  # no request in flight for this long: the page's scripts are done
 TIMEOUT_S = 15.0
 
 
-def _problems_on_load(page, url: str, site_url: str) -> list[str]:
+def _problems_on_load(page, url: str, site: tuple[str, ...]) -> list[str]:
     """Console errors, uncaught exceptions, failed requests, 4xx/5xx responses and requests
-    to another host than site_url of one page load, until no request has been in flight
-    for SETTLE_S."""
+    to an address not in `site` of one page load, until no request has been in flight for
+    SETTLE_S."""
     problems: list[str] = []
     in_flight: set = set()
 
     def requested(request) -> None:
         in_flight.add(request)
-        if not request.url.startswith(f"{site_url}/"):
+        if not request.url.startswith(site):
             problems.append(f"another host: {request.url}")
 
     handlers = {
@@ -67,6 +63,12 @@ def _problems_on_load(page, url: str, site_url: str) -> list[str]:
     return problems
 
 
+def _site(browser, site_url: str) -> tuple[str, ...]:
+    # The test server, and the address the site was built for (conftest.SiteBrowser routes
+    # it to the test server).
+    return (f"{site_url}/", browser.built_for)
+
+
 def test_every_page_type_loads_cleanly_in_both_editions(browser, site_url: str) -> None:
     page = browser.new_page()
     found = []
@@ -74,7 +76,8 @@ def test_every_page_type_loads_cleanly_in_both_editions(browser, site_url: str) 
         for _, path in PAGE_TYPES:
             for prefix in ("", "zh/"):
                 url = f"{site_url}/{prefix}{path}"
-                found += [f"{prefix}{path}: {p}" for p in _problems_on_load(page, url, site_url)]
+                problems = _problems_on_load(page, url, _site(browser, site_url))
+                found += [f"{prefix}{path}: {p}" for p in problems]
     finally:
         page.close()
     assert not found, "\n".join(found)
@@ -85,8 +88,8 @@ def test_a_missing_file_and_another_host_are_caught(browser, site_url: str) -> N
     # taken for another host.
     page = browser.new_page()
     try:
-        missing = _problems_on_load(page, f"{site_url}/no-such-page/", site_url)
-        foreign = _problems_on_load(page, f"{site_url}/", "http://127.0.0.1:1")
+        missing = _problems_on_load(page, f"{site_url}/no-such-page/", _site(browser, site_url))
+        foreign = _problems_on_load(page, f"{site_url}/", ("http://127.0.0.1:1/",))
     finally:
         page.close()
     assert any("HTTP 404" in p for p in missing) and any("console" in p for p in missing)

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from docverify import snippets as snippet_file
+from docverify.output_diffs import output_line_diffs
 from docverify.page_program import program_verified_by
-from docverify.verification import content_sha256
-from harness.output_diffs import output_line_diffs
-from harness.print_capture import PrintRecord, expected_source, output_mismatch
-from harness.run_snippet import run_in_process, run_launched
+from docverify.print_capture import PrintRecord, expected_source, output_mismatch
+from docverify.report import content_sha256
+from docverify.run_snippet import run_in_process, run_launched
 
 
 def _cases(root: Path) -> list:
@@ -107,4 +107,4 @@ def test_snippet(
         # Read by harness.plugin for `--output-diffs` (runs on another torch, e.g. a GPU machine).
         diffs = output_line_diffs(snippet.rel, device, snippet.source, expected)
         request.node.user_properties.append(("output_diffs", [asdict(d) for d in diffs]))
-        pytest.fail(mismatch, pytrace=False)
+        pytest.fail(str(mismatch), pytrace=False)

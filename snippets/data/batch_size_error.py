@@ -75,6 +75,8 @@ except ValueError as err:
 print(trained)  # the sizes of the batches that trained before the error
 #> [4, 4]
 assert error_message == "Expected input batch_size (4) to match target batch_size (2)."
+notes_form = "Expected input batch_size(4) to match target batch_size(2)"  # as the notes copied it
+assert error_message.replace(" (", "(").removesuffix(".") == notes_form  # only spaces and the period differ
 *_, (last_inputs, last_targets) = tail  # the loader's last batch: valid, 2 samples
 print(last_inputs.shape, last_targets.shape)
 #> torch.Size([2, 3, 8, 8]) torch.Size([2])

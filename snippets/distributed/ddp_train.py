@@ -25,7 +25,7 @@ from torch.utils.data.distributed import DistributedSampler
 
 # torchrun tells every process who it is through environment variables.
 if "LOCAL_RANK" not in os.environ:
-    sys.exit("start me with: torchrun --nproc_per_node=2 snippets/distributed/ddp_train.py")
+    sys.exit(f"start me with: torchrun --nproc_per_node=2 {sys.argv[0]}")
 rank = int(os.environ["RANK"])  # unique over all nodes: 0 .. WORLD_SIZE-1
 local_rank = int(os.environ["LOCAL_RANK"])  # unique on this machine: picks the GPU
 world_size = int(os.environ["WORLD_SIZE"])

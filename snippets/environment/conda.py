@@ -5,6 +5,7 @@ No conda is needed (or called) here: the snippet reads environment-setup/ and
 requirements.txt of the checkout it runs in, and compares them with the installed
 distributions; conda's own behaviour is labelled on the page where it is modelled.
 """
+# requires: checkout
 
 # --8<-- [start:setup]
 import argparse

@@ -6,6 +6,7 @@ command line it builds, checked against the one line the notes copied from PyCha
 console. Everything else runs for real: the launcher's error, the fix, and the
 command that the .run configuration implies, under torch.distributed.run.
 """
+# requires: checkout
 # timeout: 240
 
 # --8<-- [start:setup]

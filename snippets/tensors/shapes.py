@@ -139,6 +139,13 @@ print([p.shape[1] for p in a.split([10, 6], dim=1)])  # split also takes explici
 #> [10, 6]
 print([p.shape[1] for p in torch.empty(2, 6).chunk(4, dim=1)])  # 6 in 4 chunks: ceil = 2, 3 chunks
 #> [2, 2, 2]
+print([p.shape[1] for p in torch.empty(2, 17).chunk(5, dim=1)])  # 17 in 5 chunks: the last gets the rest
+#> [4, 4, 4, 4, 1]
+for length in range(1, 21):  # chunk(n) is split(ceil(length / n)), for every length and count
+    for n in range(1, 9):
+        row = torch.empty(1, length)
+        by_chunk = [p.shape[1] for p in row.chunk(n, dim=1)]
+        assert by_chunk == [p.shape[1] for p in row.split(-(-length // n), dim=1)], (length, n)
 print(parts[0].data_ptr() == a.data_ptr())  # pieces are views into a
 #> True
 print(a.split(5, dim=1)[1].untyped_storage().data_ptr() == a.untyped_storage().data_ptr())

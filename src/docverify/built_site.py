@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -53,6 +54,16 @@ def build(
     )
     if done.returncode != 0:
         raise RuntimeError(f"mkdocs build failed:\n{done.stderr[-4000:]}")
+
+
+def built_for(site_dir: Path) -> str:
+    """The address a built site was made for (its site_url, ending in `/`), from the home
+    page's canonical link."""
+    home = (site_dir / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<link rel="canonical" href="([^"]+)"', home)
+    if not found:
+        raise ValueError(f"{site_dir / 'index.html'}: no canonical link (no site_url?)")
+    return found[1]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

@@ -30,8 +30,33 @@ TEXT: dict[str, dict[str, str]] = {
         "run.source": "source",
         "download.script": "Download as script (.py)",
         "download.notebook": "Open as notebook (.ipynb)",
-        "download.launch": "run it with {command}",
-        "download.cuda": "needs a CUDA GPU",
+        "download.needs": "{links} — {needs}",
+        "run.needs": "needs {what}",
+        "run.notes_join": "; ",
+        # what a page's code needs (docverify.needs): the downloads' first lines
+        "needs.sentence": "Needs {what}: {how}.",
+        "needs.and": " and ",
+        "needs.cuda": "a CUDA GPU",
+        "needs.launch": "several processes started by torchrun",
+        "needs.checkout": "a checkout of the PyTorch Notes repository, whose files it reads",
+        "needs.where.checkout": " from inside the checkout",
+        "needs.how.script": "run it{where} with {command}",
+        "needs.how.notebook": "open it in Jupyter{where}",
+        "needs.how.launched_notebook": "not in Jupyter: download {script} and run it{where} with {command}",
+        # the notebook download (docverify.notebook)
+        "notebook.intro": (
+            "*This notebook is the page <{url}> of PyTorch Notes. Its code cells are the "
+            "page's code, the program the site's test suite runs and checks; the outputs "
+            "shown are the `#>` lines the page shows.*"
+        ),
+        # live verification under `make serve`
+        "live.failed": "Live verification FAILED: {snippet}",
+        "live.advice": "Fix the snippet, or if the new output is right, record it with "
+        "<code>make update-examples K={stem}</code>.",
+        "live.not_run": "Live verification does not run <code>{snippet}</code>: {reason}. "
+        "It is verified by <code>make test</code> only.",
+        "live.launched": "it is launched with torchrun (several processes)",
+        "live.cuda": "it needs CUDA",
         # the Verification page
         "table.no_report": "No verification report in this build: run `make test`.",
         "table.header": "| page | not verified here | snippet | sections | CPU | GPU |",
@@ -95,8 +120,29 @@ TEXT: dict[str, dict[str, str]] = {
         "run.source": "源码",
         "download.script": "下载为脚本 (.py)",
         "download.notebook": "以笔记本打开 (.ipynb)",
-        "download.launch": "用 {command} 运行",
-        "download.cuda": "需要 CUDA GPU",
+        "download.needs": "{links} — {needs}",
+        "run.needs": "需要{what}",
+        "run.notes_join": "；",
+        "needs.sentence": "需要{what}：{how}。",
+        "needs.and": "和",
+        "needs.cuda": "一块 CUDA GPU",
+        "needs.launch": "由 torchrun 启动的多个进程",
+        "needs.checkout": "PyTorch Notes 仓库的一份检出（它会读取仓库中的文件）",
+        "needs.where.checkout": "在检出的仓库中",
+        "needs.how.script": "{where}用 {command} 运行",
+        "needs.how.notebook": "{where}在 Jupyter 中打开",
+        "needs.how.launched_notebook": "不能在 Jupyter 中运行：请下载 {script}，{where}用 {command} 运行",
+        "notebook.intro": (
+            "*本笔记本就是 PyTorch 笔记的页面 <{url}>。它的代码单元格是该页的代码，"
+            "也就是本站测试套件运行并检查的程序；显示的输出是该页显示的 `#>` 行。*"
+        ),
+        "live.failed": "实时验证失败：{snippet}",
+        "live.advice": "请修正该代码片段；如果新的输出是正确的，用 "
+        "<code>make update-examples K={stem}</code> 记录它。",
+        "live.not_run": "实时验证不运行 <code>{snippet}</code>：{reason}。"
+        "它只由 <code>make test</code> 验证。",
+        "live.launched": "它用 torchrun 启动（多个进程）",
+        "live.cuda": "它需要 CUDA",
         "table.no_report": "本次构建没有验证报告：请运行 `make test`。",
         "table.header": "| 页面 | 此处未验证 | 代码片段 | 代码段 | CPU | GPU |",
         "table.not_run": "未运行",

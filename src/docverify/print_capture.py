@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 OUTPUT_PREFIX = "#>"
-_OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: |$)")
+# A `#>` line, and the output it shows (one place: output_diffs and notebook use it too).
+OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: (?P<text>.*))?$")
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def source_with_outputs(source: str, path: Path, records: list[PrintRecord]) -> 
     for print_line in sorted(by_line, reverse=True):
         last_line, col = print_call_end(tree, print_line)
         index = last_line  # 0-based index of the line after the print call
-        while index < len(lines) and _OUTPUT_LINE.match(lines[index]):
+        while index < len(lines) and OUTPUT_LINE.match(lines[index]):
             del lines[index]
         indent = " " * col
         output = "\n".join(by_line[print_line]).split("\n")
@@ -159,9 +160,9 @@ def strip_unprinted_outputs(source: str, records: list[PrintRecord], path: Path)
     kept: list[str] = []
     lines = source.splitlines()
     for i, line in enumerate(lines):
-        if _OUTPUT_LINE.match(line):
+        if OUTPUT_LINE.match(line):
             block_start = i
-            while block_start > 0 and _OUTPUT_LINE.match(lines[block_start - 1]):
+            while block_start > 0 and OUTPUT_LINE.match(lines[block_start - 1]):
                 block_start -= 1
             if block_start not in printed_after:
                 continue
@@ -174,15 +175,29 @@ def expected_source(source: str, path: Path, records: list[PrintRecord]) -> str:
     return source_with_outputs(strip_unprinted_outputs(source, records, path), path, records)
 
 
-def output_mismatch(rel_path: str, actual: str, expected: str) -> str | None:
-    """A report naming file:line and showing a diff, or None when they agree."""
+@dataclass(frozen=True)
+class Mismatch:
+    """Written `#>` lines that differ from what ran: where the first difference is, and the diff."""
+
+    file: str
+    line: int  # of the first differing line, in the text as written
+    diff: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}:{self.line}: `#>` output lines differ from what the snippet printed.\n"
+            f"If the change is deliberate, run `make update-examples`.\n{self.diff}"
+        )
+
+
+def output_mismatch(rel_path: str, actual: str, expected: str) -> Mismatch | None:
+    """Where `actual` (as written) and `expected` (as printed) differ, or None when they agree."""
     if actual == expected:
         return None
     actual_lines = actual.splitlines()
     expected_lines = expected.splitlines()
     matcher = difflib.SequenceMatcher(a=actual_lines, b=expected_lines, autojunk=False)
     first = next(op for op in matcher.get_opcodes() if op[0] != "equal")
-    line = first[1] + 1
     diff = "\n".join(
         difflib.unified_diff(
             actual_lines,
@@ -193,7 +208,4 @@ def output_mismatch(rel_path: str, actual: str, expected: str) -> str | None:
             n=2,
         )
     )
-    return (
-        f"{rel_path}:{line}: `#>` output lines differ from what the snippet printed.\n"
-        f"If the change is deliberate, run `make update-examples`.\n{diff}"
-    )
+    return Mismatch(rel_path, first[1] + 1, diff)

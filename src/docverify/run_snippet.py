@@ -17,11 +17,11 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from docverify import isolation
+from docverify.print_capture import PrintRecord, PrintRecorder
 from docverify.snippets import SnippetFile
-from harness import isolation
-from harness.print_capture import PrintRecord, PrintRecorder
 
-TESTS_DIR = Path(__file__).resolve().parents[1]  # the tests/ this harness belongs to
+SRC_DIR = Path(__file__).resolve().parents[1]  # the src/ this runner belongs to
 
 
 def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[PrintRecord]:
@@ -34,8 +34,12 @@ def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[Pri
     module.__file__ = str(path)
     recorder = PrintRecorder(path)
     saved_main = sys.modules["__main__"]
+    # As a reader's download runs: from an empty folder. Unless the snippet declares
+    # `# requires: checkout`, argv[0] names a file in the scratch folder, so that code
+    # which finds this repository from its own path fails here, as it would there.
+    argv0 = path if snippet.needs_checkout else workdir / path.name
     with ExitStack() as guards:
-        guards.enter_context(isolation.process_state(path, workdir, device))
+        guards.enter_context(isolation.process_state(path, workdir, device, argv0=argv0))
         guards.enter_context(isolation.torch_globals_restored())
         guards.enter_context(isolation.fresh_random_state())
         guards.enter_context(isolation.network_blocked())
@@ -65,13 +69,13 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
     """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only."""
     capture_dir = workdir / "prints"
     capture_dir.mkdir(parents=True, exist_ok=True)
-    # torchrun's own launcher, with ranks forked from it (torch imported once, not per rank).
+    # torchrun's own parser and launcher, with a recording entry point (docverify.launched_entry);
+    # it sets up what `--standalone` does: a free local port, so parallel tests never collide.
     command = [
         sys.executable,
         "-m",
-        "harness.fork_launch",
+        "docverify.launched_entry",
         *snippet.launch[1:],
-        "--standalone",  # a free local port per launch, so parallel tests never collide
         "--max-restarts=0",
         f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run
         str(snippet.path.resolve()),
@@ -80,7 +84,7 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
     env = {
         **os.environ,
         "NOTES_DEVICE": device,
-        "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join([str(SRC_DIR), os.environ.get("PYTHONPATH", "")]),
         "PYTHONUNBUFFERED": "1",
         "PYTHONWARNINGS": "error",
         "OMP_NUM_THREADS": "1",
