@@ -24,6 +24,11 @@
  * words, so a specific question lands on the page that answers it while the
  * section's title, headings and terms still win a broad query (损失函数).
  *
+ * A page's 中文 terms and tags are the words its authors expect readers to
+ * search with: a query that holds one of them whole (随机裁剪, 参数量, fp16,
+ * RandomCrop as "random crop") raises that page's score, the more the fewer
+ * pages list the term (TERM_BONUS per unit of its inverse page frequency).
+ *
  * The weights were set by measurement (scripts/compare_search.py, and the
  * tuning recorded in the issue): none of them was fitted to a single case.
  * `window.siteSearch.search(query)` is what the dialog shows, for the tests.
@@ -42,6 +47,8 @@
     summary: 0.3,
   };
   const SUMMARISED = new Set(["questions", "text"]); // a section index's summary of its children
+  const TERM_FIELDS = ["keywords", "tags"]; // `·`-separated terms a page lists
+  const TERM_BONUS = 0.1;
   const MAX_RESULTS = 10;
   // NLTK's English stop words, and a few that readers' questions are full of.
   const STOP_WORDS = new Set(
@@ -58,7 +65,7 @@
   );
   // Chinese function words: a run of characters is cut at them (longest first).
   const CHINESE_STOP =
-    /为什么|怎么样|怎么|什么|如何|哪些|哪个|怎样|可以|应该|还是|是否|一个|之后|以后|时候|的话|有没有|是不是|会不会|能不能|[的了吗呢吧啊么]/;
+    /为什么|怎么样|怎么|什么|如何|哪些|哪个|怎样|可以|应该|还是|是否|的话|有没有|是不是|会不会|能不能|[的了吗呢吧啊么]/;
   const CHINESE = /[\u3400-\u9fff]/;
   const WORDS = /[\u3400-\u9fff]+|[A-Za-z0-9_]+/g;
   const NAME_PARTS = /[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[0-9]+/g; // RandomCrop, BCEWithLogitsLoss, fp16
@@ -92,6 +99,40 @@
     return terms;
   }
 
+  // A text as a list of units, to find a page's terms whole in a query: Chinese characters,
+  // English words as tokenize() stems them (CamelCase and `_` names in their parts).
+  function units(text) {
+    const found = [];
+    for (const run of text.match(WORDS) || []) {
+      if (CHINESE.test(run)) found.push(...run);
+      else {
+        for (const part of run.split("_").flatMap((p) => p.match(NAME_PARTS) || [])) {
+          const word = part.toLowerCase();
+          if (!STOP_WORDS.has(word)) found.push(stem(word));
+        }
+      }
+    }
+    return found.join(" ");
+  }
+
+  // Each page's terms (as units) with the number of pages listing each.
+  function listedTerms(documents) {
+    const terms = new Map();
+    const pages = new Map();
+    for (const doc of documents) {
+      const own = new Set();
+      for (const name of TERM_FIELDS) {
+        for (const term of String(doc[name] || "").split("·")) {
+          const unit = units(term);
+          if (unit.length > 1) own.add(unit); // one character or letter says nothing
+        }
+      }
+      terms.set(doc.id, [...own]);
+      for (const unit of own) pages.set(unit, (pages.get(unit) || 0) + 1);
+    }
+    return { terms, pages, count: documents.length };
+  }
+
   // What MiniSearch indexes (and stores) of a document: a section index's questions and
   // prose go to `summary`; `asked` is every page's questions, shown under its result.
   function field(doc, name) {
@@ -123,14 +164,24 @@
           },
         });
         found.addAll(documents);
-        return found;
+        return { found, listed: listedTerms(documents) };
       });
     return loaded;
   }
 
   async function search(query) {
     if (!query.trim()) return [];
-    return (await index()).search(query).slice(0, MAX_RESULTS);
+    const { found, listed } = await index();
+    const queryUnits = ` ${units(query)} `;
+    const hits = found.search(query);
+    for (const hit of hits) {
+      let bonus = 0;
+      for (const unit of listed.terms.get(hit.id) || []) {
+        if (queryUnits.includes(` ${unit} `)) bonus += Math.log(1 + listed.count / listed.pages.get(unit));
+      }
+      hit.score *= 1 + TERM_BONUS * bonus;
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, MAX_RESULTS);
   }
 
   window.siteSearch = {
