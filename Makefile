@@ -106,7 +106,7 @@ bench-num-workers: $(STAMP)
 	$(BIN)/python benchmarks/num_workers.py
 
 # Search: the site's search against Material's and Pagefind on tests/search_cases.yaml
-# (scripts/compare_search.py, about a minute). Rewrites
+# (scripts/compare_search.py, a few minutes). Rewrites
 # docs/assets/generated/search/comparison{.json,_summary.md,_summary.zh.md}; commit them
 # (tests/test_measured_summaries.py checks the summary against the data).
 .PHONY: compare-search
@@ -114,9 +114,10 @@ compare-search: $(STAMP)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-measure.txt
 	$(BIN)/python scripts/compare_search.py
 
-# Accessibility: Lighthouse on every page type in both editions (a few minutes). Installs
-# Lighthouse from tools/lighthouse/package-lock.json, runs it with Debian's chromium, and
-# rewrites docs/assets/generated/accessibility/lighthouse{.json,_summary.md,_summary.zh.md}.
+# Lighthouse (accessibility, best practices, SEO) on every page type in both editions
+# (several minutes). Installs Lighthouse from tools/lighthouse/package-lock.json, runs it
+# with Debian's chromium, and rewrites
+# docs/assets/generated/accessibility/lighthouse{.json,_summary.md,_summary.zh.md}.
 .PHONY: lighthouse
 lighthouse: $(STAMP)
 	cd tools/lighthouse && npm ci --no-audit --no-fund

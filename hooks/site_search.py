@@ -1,8 +1,9 @@
 """MkDocs hook: the search documents of each edition, for the site's search dialog.
 
 Each built page becomes one document (docverify.search_index: title, headings,
-the questions it answers, its 中文 search terms, prose, code), written per
-language to `search/<lang>.json`; overrides/assets/javascripts/site-search.js
+the questions it answers, its 中文 search terms, tags, prose, code; an index
+page, which sums up its section, marked as such), written per language to
+`search/<lang>.json`; overrides/assets/javascripts/site-search.js
 indexes them in the browser with MiniSearch. A page whose front matter says
 `search: exclude: true` is left out; `search: boost: x` scales its score
 (Material's own keys, so the pages read the same to Material's search plugin).
@@ -32,10 +33,11 @@ def on_env(env, config, files):
 def on_post_page(output, page, config):
     documents = _documents.setdefault(languages.of_build(config), {})
     meta = page.meta.get("search") or {}
+    boost = float(meta.get("boost", 1.0))
     doc = (
         None
         if meta.get("exclude")
-        else page_document(page.url, output, boost=float(meta.get("boost", 1.0)))
+        else page_document(page.url, output, boost=boost, section=page.is_index)
     )
     if doc:
         documents[page.file.url] = doc

@@ -34,14 +34,53 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixture
 
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
-    """The built site, served on 127.0.0.1 (tests in the xdist group "browser")."""
+    """The built site, served on 127.0.0.1 (each worker its own server)."""
     with built_site_module.served(built_site) as url:
         yield url
 
 
+class SiteBrowser:
+    """The browser, whose pages reach the address the site was built for on the test server.
+
+    The built pages name their address in absolute links (canonical, hreflang), and
+    Material's language switcher fetches a sitemap.xml beside each hreflang link; the
+    shared build cannot know each worker's port, so every page routes that address
+    (mkdocs.yml's site_url, read from the built home page) to its worker's server,
+    with the CORS header a second origin needs. Nothing reaches the network for it.
+    """
+
+    def __init__(self, browser, built_for: str, site_url: str) -> None:
+        self._browser = browser
+        self.built_for = built_for  # ends in "/"
+        self.site_url = site_url
+
+    def new_page(self, **kwargs):
+        page = self._browser.new_page(**kwargs)
+        page.route(f"{self.built_for}**", self._forward)
+        return page
+
+    def _forward(self, route) -> None:
+        from playwright.sync_api import Error
+
+        here = route.request.url.replace(self.built_for, f"{self.site_url}/", 1)
+        try:
+            response = route.fetch(url=here)
+            route.fulfill(
+                response=response,
+                headers={**response.headers, "access-control-allow-origin": "*"},
+            )
+        except Error:
+            # The page moved on (navigated, closed) while this was in flight. A request
+            # left unanswered otherwise shows as still in flight (tests/test_site_console.py).
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
-def browser(site_url: str):
-    """Debian's chromium, driven by Playwright (no browser download)."""
+def browser(site_url: str, built_site: Path):
+    """Debian's chromium, driven by Playwright (no browser download): a SiteBrowser."""
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
@@ -59,7 +98,7 @@ def browser(site_url: str):
                 "--no-first-run",
             ],
         )
-        yield browser
+        yield SiteBrowser(browser, built_site_module.built_for(built_site), site_url)
         browser.close()
 
 

@@ -82,3 +82,15 @@ def of_build(config) -> str:
     """The language MkDocs is building now (mkdocs-static-i18n sets the theme's language)."""
     lang = str(config.theme.get("language") or DEFAULT)
     return lang if lang in LANGUAGES else DEFAULT
+
+
+def edition_path(english_path: str, lang: str) -> str:
+    """A page's path in the site in `lang`: `losses/binary/` -> `zh/losses/binary/` ("" is
+    the English home page, `zh/` the Chinese one)."""
+    return english_path if lang == DEFAULT else f"{lang}/{english_path}"
+
+
+def english_path(path: str) -> str:
+    """The English page of a site path: `zh/losses/binary/` -> `losses/binary/`."""
+    first, _, rest = path.partition("/")
+    return rest if first in TRANSLATIONS else path

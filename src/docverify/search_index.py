@@ -2,8 +2,11 @@
 
 From a page's rendered article: its title (h1), headings (h2, h3), the
 "questions this page answers" (the `question` box's items), the 中文 search
-terms (`*中文: …*` / `*关键词：…*`), code, and the rest of the prose. Not the
-parts every page repeats (badges, download and run lines, heading permalinks).
+terms (`*中文: …*` / `*关键词：…*`), its tags (one term each, ` · `-separated
+like the 中文 terms), code, and the rest of the prose. Not the parts every
+page repeats (badges, download and run lines, heading permalinks). A section's
+index page (or the home page) is marked `section`: its questions and prose sum
+up its children, and the search weighs them as such (site-search.js).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ class _Fields(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.fields: dict[str, list[str]] = {
-            k: [] for k in ("title", "headings", "questions", "keywords", "code", "text")
+            k: [] for k in ("title", "headings", "questions", "keywords", "tags", "code", "text")
         }
         self.stack: list[tuple[str, str | None]] = []  # (tag, field it opened), innermost last
 
@@ -48,6 +51,8 @@ class _Fields(HTMLParser):
             field = "questions"
         elif tag == "li" and self._field() == "questions":
             field = "question-item"
+        elif tag == "a" and "md-tag" in classes:
+            field = "tags"
         elif tag == "em":
             field = "em"
         self.stack.append((tag, field))
@@ -61,6 +66,8 @@ class _Fields(HTMLParser):
             open_tag, field = self.stack.pop()
             if field == "question-item":
                 self.fields["questions"].append("\n")
+            elif field == "tags":
+                self.fields["tags"].append(" · ")  # one term per tag, as in the 中文 terms line
             if open_tag == tag:
                 break
 
@@ -80,8 +87,11 @@ class _Fields(HTMLParser):
         self.fields[field].append(data)
 
 
-def page_document(url: str, html: str, *, boost: float = 1.0) -> dict[str, object] | None:
-    """The search document of a built page (None if it has no article)."""
+def page_document(
+    url: str, html: str, *, boost: float = 1.0, section: bool = False
+) -> dict[str, object] | None:
+    """The search document of a built page (None if it has no article); `section` for an
+    index page that sums up the pages under it."""
     article = _ARTICLE.search(html)
     if not article:
         return None
@@ -103,4 +113,6 @@ def page_document(url: str, html: str, *, boost: float = 1.0) -> dict[str, objec
         doc[name] = text
     if boost != 1.0:
         doc["boost"] = boost
+    if section:
+        doc["section"] = True
     return doc
