@@ -75,9 +75,9 @@ start_event.record()  # a marker in the stream, timestamped when the GPU reaches
 for _ in range(20):
     b = a @ a
 end_event.record()
+read_too_early = "returned"
 try:
     start_event.elapsed_time(end_event)  # the GPU has not reached the end marker yet
-    read_too_early = "returned"
 except RuntimeError:
     read_too_early = "RuntimeError"
 end_event.synchronize()  # wait for the end marker only

@@ -18,16 +18,22 @@ from pathlib import Path
 import torch
 
 
-def find_checkout() -> Path:
-    """The repository checkout this runs in: the first folder up holding environment-setup/."""
-    for start in (Path(sys.argv[0]).resolve().parent, Path.cwd()):
+def find_checkout(*starts: Path) -> Path:
+    """The repository checkout: the first folder at or above a start holding environment-setup/."""
+    for start in starts:
         for folder in (start, *start.parents):
             if (folder / "environment-setup").is_dir() and (folder / "requirements.txt").is_file():
                 return folder
     raise FileNotFoundError("run this from a checkout of the PyTorch Notes repository")
 
 
-root = find_checkout()
+root = find_checkout(Path(sys.argv[0]).resolve().parent, Path.cwd())  # the script's folder, or here
+outside = []  # away from a checkout (the filesystem's root) the search stops, saying why
+try:
+    find_checkout(Path(root.anchor))
+except FileNotFoundError as err:
+    outside.append(str(err))
+assert outside == ["run this from a checkout of the PyTorch Notes repository"]
 # --8<-- [end:setup]
 
 # --8<-- [start:pins]

@@ -37,6 +37,8 @@ class Net(nn.Module):
 
 
 model = Net()
+print(model(torch.randn(2, 3, 16, 16)).shape)  # one forward: 2 images in, 10 scores each out
+#> torch.Size([2, 10])
 # --8<-- [end:net]
 
 # --8<-- [start:children]
