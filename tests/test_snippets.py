@@ -20,6 +20,7 @@ from docverify.print_capture import PrintRecord, expected_source, output_mismatc
 from docverify.problems import listed
 from docverify.report import content_sha256
 from docverify.run_snippet import run_in_process, run_launched
+from harness.plugin import cuda_available
 
 
 def _cases(root: Path) -> list:
@@ -114,6 +115,13 @@ def test_snippet(
         request.node.user_properties.append(("output_diffs", [asdict(d) for d in diffs]))
         pytest.fail(str(mismatch), pytrace=False)
     # Every statement the pages show ran (or, marked `# requires: cuda`, runs on a GPU).
-    problems = unreached(snippet.rel, snippet.source, snippet.sections, executed, device == "cuda")
+    problems = unreached(
+        snippet.rel,
+        snippet.source,
+        snippet.sections,
+        executed,
+        cuda_present=cuda_available(),
+        device=device,
+    )
     if problems:
         pytest.fail(listed("Shown lines no run executes:", problems), pytrace=False)

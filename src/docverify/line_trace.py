@@ -6,8 +6,8 @@ snippet file that executed (`sys.settrace`, for that one file: other code runs
 untraced), including in the processes it forks (DataLoader workers, ranks
 started with `fork`), which report theirs when they end. The snippet's test
 then fails on every statement inside a shown section that did not run
-(`unreached`), unless it is marked `# requires: cuda` (it runs on GPU machines,
-`make verify-gpu`): on the line itself, or on the header of the block it is in.
+(`unreached`), unless it is marked `# requires: cuda` (on the line itself, or on
+the header of the block it is in): those are checked by the GPU run instead.
 """
 
 from __future__ import annotations
@@ -105,12 +105,18 @@ def statements(source: str) -> dict[int, bool]:
     return found
 
 
-def unreached(rel: str, source: str, sections, executed: set[int], cuda: bool) -> list[Problem]:
+def unreached(
+    rel: str, source: str, sections, executed: set[int], *, cuda_present: bool, device: str
+) -> list[Problem]:
     """Statements inside the shown sections that the run did not execute.
 
-    `cuda`: whether the run had CUDA; without it, lines marked `# requires: cuda`
-    are left to the GPU run.
+    Each line is judged where it can run: on a machine without CUDA (CI), every
+    line not marked `# requires: cuda`; on a GPU machine, in a run on the CUDA
+    device, the marked ones (there a line that only a machine without a GPU
+    reaches cannot run, and the CPU machine has checked it).
     """
+    if cuda_present and device != "cuda":
+        return []
     shown = {n for s in sections for n in range(s.start_line + 1, s.end_line)}
     return [
         Problem(
@@ -120,5 +126,5 @@ def unreached(rel: str, source: str, sections, executed: set[int], cuda: bool) -
             "it out of the page, or mark it `# requires: cuda` if only a GPU run reaches it)",
         )
         for lineno, cuda_only in sorted(statements(source).items())
-        if lineno in shown and lineno not in executed and (cuda or not cuda_only)
+        if lineno in shown and lineno not in executed and cuda_only == cuda_present
     ]
