@@ -117,6 +117,27 @@ def test_end_and_sep_are_recorded_as_printed(tmp_path: Path) -> None:
     ]
 
 
+def test_addresses_and_temporary_paths_are_recorded_in_a_fixed_form(tmp_path: Path) -> None:
+    path = write_snippet(
+        tmp_path,
+        "varying.py",
+        """
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as folder:
+            print(Path(folder) / "model.pt")
+        print(object())
+        print("0xff is a byte, 0x12345678 an address")
+    """,
+    )
+    assert [r.text for r in run(path, tmp_path)] == [
+        "<tmp>/model.pt",
+        "<object object at 0x…>",
+        "0xff is a byte, 0x… an address",
+    ]
+
+
 def test_output_of_a_multi_line_print_goes_under_its_last_line(tmp_path: Path) -> None:
     path = write_snippet(
         tmp_path,

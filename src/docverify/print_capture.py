@@ -15,6 +15,7 @@ import builtins
 import difflib
 import re
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,15 @@ from pathlib import Path
 OUTPUT_PREFIX = "#>"
 # A `#>` line, and the output it shows (one place: output_diffs and notebook use it too).
 OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: (?P<text>.*))?$")
+
+
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_TEMPORARY = re.compile(re.escape(tempfile.gettempdir()) + r"/[^/\s'\"]+")
+
+
+def normalised(text: str) -> str:
+    """`text` with memory addresses as `0x…` and fresh temporary folders as `<tmp>`."""
+    return _ADDRESS.sub("0x…", _TEMPORARY.sub("<tmp>", text))
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,11 @@ class PrintRecorder:
     print call that wrote their final newline: `print("a", end="")` then
     `print("b")` is one output line `ab`, shown under `print("b")`. Text still
     without a newline when recording stops belongs to the last print that wrote it.
+
+    Two things differ on every run and are recorded in a fixed form (`normalised`):
+    a memory address (`0x7f3a…`, as in a default repr) and a path in a fresh
+    temporary folder (`/tmp/tmpk3j2ab/model.pt`), so that an error message that
+    names them can be shown and checked.
     """
 
     def __init__(self, path: Path, *, echo: bool = False) -> None:
@@ -67,7 +82,7 @@ class PrintRecorder:
             # print()'s own TypeError ("sep must be None or a string, not int").
             self._real_print(sep=sep, end=end, file=_NOWHERE)
         text = sep.join(str(arg) for arg in args) + end
-        self._write(line, text)
+        self._write(line, normalised(text))
         if self._echo:
             self._real_print(text, end="", flush=flush)
 
