@@ -29,9 +29,11 @@ from docverify.paths import DOCS_DIR, REPO_ROOT
 GLOSSARY = REPO_ROOT / "tests" / "glossary_zh.yaml"
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 # What is not the page's own prose: inline code, quotes of the notes, text quoted from
-# English sources, link targets, autolinks, HTML comments, heading anchors, embeds.
+# English sources, link targets, autolinks, HTML comments, heading anchors, embeds, and
+# proof links (`{✓ losses/binary:data}` names a page and a check, not a loss).
 _NOT_PROSE = re.compile(
     r"(?P<ticks>`+).+?(?P=ticks)"
+    r"|\{(?:✓[^}]*|-)\}"
     r"|「[^」]*」"
     r'|"[^"\n]*"'
     r"|\]\([^)\s]*\)"
