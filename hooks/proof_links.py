@@ -44,9 +44,15 @@ def on_pre_build(config):
 
 
 def _executed() -> dict[str, set[int] | None]:
-    """File -> lines its current CPU run executed (a file changed since: not known)."""
+    """File -> lines its current, passing CPU run executed; None where that is not known.
+
+    A failed run stopped part way (its badge says FAILED), a run of a file changed
+    since does not describe it, and a live run (`make serve`) records no lines.
+    """
     return {
-        rel: set(result.executed_lines) if report.is_current(result, ROOT) else None
+        rel: set(result.executed_lines)
+        if result.outcome == "passed" and result.executed_lines and report.is_current(result, ROOT)
+        else None
         for rel, result in _reports.get("cpu", {}).items()
     }
 

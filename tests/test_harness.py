@@ -117,6 +117,38 @@ def test_end_and_sep_are_recorded_as_printed(tmp_path: Path) -> None:
     ]
 
 
+def test_outputs_are_written_anew_under_their_prints(tmp_path: Path) -> None:
+    """A statement inserted between a print and its `#>` lines, and a print that no longer
+    prints: the rewritten file has each output under its own print, and nothing stale."""
+    path = write_snippet(
+        tmp_path,
+        "moved.py",
+        """
+        print(1)
+        x = 2
+        #> 1
+        if x == 3:
+            print("never")
+            #> never
+        print(x)
+        #> 1
+        #> 1
+    """,
+    )
+    source = path.read_text(encoding="utf-8")
+    assert expected_source(source, path, run(path, tmp_path)) == textwrap.dedent(
+        """\
+        print(1)
+        #> 1
+        x = 2
+        if x == 3:
+            print("never")
+        print(x)
+        #> 2
+        """
+    )
+
+
 def test_addresses_and_temporary_paths_are_recorded_in_a_fixed_form(tmp_path: Path) -> None:
     path = write_snippet(
         tmp_path,

@@ -149,45 +149,29 @@ def print_call_end(tree: ast.Module, line: int) -> tuple[int, int]:
     return call.end_lineno or line, call.col_offset
 
 
-def source_with_outputs(source: str, path: Path, records: list[PrintRecord]) -> str:
-    """`source` with every `#>` block replaced by what the recorded prints wrote."""
-    tree = ast.parse(source, filename=str(path))
-    lines = source.splitlines()
-    # Walk bottom-up so that inserting lines never shifts a position still to visit.
-    by_line: dict[int, list[str]] = {}
-    for record in records:
-        by_line.setdefault(record.line, []).append(record.text)
-    for print_line in sorted(by_line, reverse=True):
-        last_line, col = print_call_end(tree, print_line)
-        index = last_line  # 0-based index of the line after the print call
-        while index < len(lines) and OUTPUT_LINE.match(lines[index]):
-            del lines[index]
-        indent = " " * col
-        output = "\n".join(by_line[print_line]).split("\n")
-        lines[index:index] = [f"{indent}{OUTPUT_PREFIX} {text}".rstrip() for text in output]
-    return "\n".join(lines) + "\n"
-
-
-def strip_unprinted_outputs(source: str, records: list[PrintRecord], path: Path) -> str:
-    """Drop `#>` blocks under prints that printed nothing this run (stale output)."""
-    tree = ast.parse(source, filename=str(path))
-    printed_after = {print_call_end(tree, r.line)[0] for r in records}
-    kept: list[str] = []
-    lines = source.splitlines()
-    for i, line in enumerate(lines):
-        if OUTPUT_LINE.match(line):
-            block_start = i
-            while block_start > 0 and OUTPUT_LINE.match(lines[block_start - 1]):
-                block_start -= 1
-            if block_start not in printed_after:
-                continue
-        kept.append(line)
-    return "\n".join(kept) + "\n"
-
-
 def expected_source(source: str, path: Path, records: list[PrintRecord]) -> str:
-    """The snippet as it must read after a run: outputs in place, stale ones gone."""
-    return source_with_outputs(strip_unprinted_outputs(source, records, path), path, records)
+    """The snippet as it must read after a run: every `#>` line written anew from what ran.
+
+    One pass over the file as it is: the `#>` lines it has are left out, and under
+    the last line of each print call that printed, its output is written. So a stale
+    block (a print that printed nothing, a statement inserted between a print and
+    its output) is gone, and line numbers never refer to a text already changed.
+    """
+    tree = ast.parse(source, filename=str(path))
+    under: dict[int, tuple[int, list[str]]] = {}  # last line of a print call -> (column, text)
+    for record in records:
+        last_line, col = print_call_end(tree, record.line)
+        under.setdefault(last_line, (col, []))[1].append(record.text)
+    lines: list[str] = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        if OUTPUT_LINE.match(line):
+            continue
+        lines.append(line)
+        if number in under:
+            col, texts = under[number]
+            output = "\n".join(texts).split("\n")
+            lines += [f"{' ' * col}{OUTPUT_PREFIX} {text}".rstrip() for text in output]
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
