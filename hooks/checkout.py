@@ -13,3 +13,8 @@ from pathlib import Path
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 if sys.path[:1] != [SRC]:
     sys.path.insert(0, SRC)
+
+# MkDocs restores sys.path after loading each hook, so the line above lasts only while
+# this file runs: importing the package now binds `docverify` (and, through its
+# __path__, every submodule a later hook imports) to this checkout's src/.
+import docverify  # noqa: E402, F401

@@ -30,18 +30,22 @@ root = find_checkout()
 # --8<-- [end:setup]
 
 # --8<-- [start:pins]
-PIN = re.compile(r"^\s*(?:- )?([A-Za-z0-9._-]+)==(\S+)$")  # `name==version`, maybe after `- `
+# `name==version`, maybe after `- `, maybe for some Pythons only (`; python_version < "3.11"`)
+PIN = re.compile(r'^\s*(?:- )?([A-Za-z0-9._-]+)==([^\s;]+)(?:; python_version (<|>=) "3\.(\d+)")?$')
 
 
 def read_pins(path: Path) -> dict[str, str]:
     """Every `name==version` line of a requirements file (and of the files it includes
-    with `-r`), or of a `pip:` list in YAML."""
+    with `-r`), or of a `pip:` list in YAML, that applies to the Python running this."""
     pins = {}
     for line in path.read_text().splitlines():
         if line.startswith("-r "):
             pins |= read_pins(path.parent / line.removeprefix("-r ").strip())
         elif match := PIN.match(line):
-            pins[match[1]] = match[2]
+            name, version, op, minor = match.groups()
+            here = sys.version_info[:2]
+            if op is None or (here < (3, int(minor))) == (op == "<"):
+                pins[name] = version
     return pins
 
 

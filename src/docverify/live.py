@@ -400,7 +400,7 @@ class LiveSession:
             "python": "?",
             "machine": "?",
             **self.worker.environment,
-            "date": dt.datetime.now(dt.UTC).date().isoformat(),
+            "date": dt.datetime.now(dt.timezone.utc).date().isoformat(),
             "commit": verification.current_commit(),
         }
         result = verification.SnippetResult(

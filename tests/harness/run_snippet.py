@@ -13,7 +13,8 @@ import signal
 import subprocess
 import sys
 import types
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,21 @@ def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[Pri
     path = snippet.path.resolve()
     # Compiled under its real path, so tracebacks and `#>` positions name the snippet file.
     code = compile(snippet.source, str(path), "exec", dont_inherit=True)
+    with isolated_main(snippet, device, workdir) as (module, recorder):
+        exec(code, module.__dict__)
+    return recorder.records
+
+
+@contextmanager
+def isolated_main(
+    snippet: SnippetFile, device: str, workdir: Path
+) -> Iterator[tuple[types.ModuleType, PrintRecorder]]:
+    """A fresh `__main__` for the snippet and its print recorder, inside every isolation guard.
+
+    The caller executes code in the module's namespace (run_in_process: the whole
+    file; docverify.matrix_record: one top-level statement at a time).
+    """
+    path = snippet.path.resolve()
     module = types.ModuleType("__main__")
     module.__file__ = str(path)
     recorder = PrintRecorder(path)
@@ -45,10 +61,9 @@ def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[Pri
         # Classes defined by the snippet must be picklable (DataLoader workers).
         sys.modules["__main__"] = module
         try:
-            exec(code, module.__dict__)
+            yield module, recorder
         finally:
             sys.modules["__main__"] = saved_main
-    return recorder.records
 
 
 @dataclass(frozen=True)
@@ -61,15 +76,20 @@ class LaunchResult:
         return "\n".join(record.text for record in self.records.get(rank, []))
 
 
-def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResult:
-    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only."""
+def run_launched(
+    snippet: SnippetFile, device: str, workdir: Path, *, launcher: str = "harness.fork_launch"
+) -> LaunchResult:
+    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only.
+
+    `launcher`: the module run as torchrun (docverify.matrix_launch records per statement).
+    """
     capture_dir = workdir / "prints"
     capture_dir.mkdir(parents=True, exist_ok=True)
     # torchrun's own launcher, with ranks forked from it (torch imported once, not per rank).
     command = [
         sys.executable,
         "-m",
-        "harness.fork_launch",
+        launcher,
         *snippet.launch[1:],
         "--standalone",  # a free local port per launch, so parallel tests never collide
         "--max-restarts=0",
