@@ -91,9 +91,11 @@ def _verb(notes: tuple[Note, ...], lang: str) -> str:
     return text(lang, f"matrix.verb.{found.pop() if len(found) == 1 else 'differs'}")
 
 
-def note_html(note: Note, lang: str) -> str:
-    """One recorded difference as inline HTML: what line, and what happened there."""
-    line = text(lang, "matrix.line", line=note.line)
+def note_html(note: Note, code: str, lang: str) -> str:
+    """One recorded difference as inline HTML: which statement (its first line of `code`,
+    the snippet file's line in its tooltip), and what happened there."""
+    shown = code.strip() if len(code.strip()) <= 72 else code.strip()[:71] + "…"
+    line = f'<code title="{text(lang, "matrix.line", line=note.line)}">{_escape(shown)}</code>'
     output = f'<samp class="matrix-output">{_escape(note.text)}</samp>' if note.text else ""
     message = f"<code>{_escape(note.message)}</code>"
     if note.kind == "prints":
@@ -117,6 +119,7 @@ def block_lines(
     matrix: Matrix, path: str, first: int, last: int, anchors: list[int], *, lang: str
 ) -> list[str]:
     """The version line and the folds under one code block (lines first..last of `path`)."""
+    source = (matrix.root / path).read_text(encoding="utf-8").splitlines()
     outcomes = matrix.outcomes(path, first, last)
     kinds = {name: o.kind for name, o in outcomes.items()}
     ids = "".join(f'<span id="{matrix_anchor(path, line)}"></span>' for line in anchors)
@@ -149,7 +152,8 @@ def block_lines(
         heading = f"{where_text(matrix, names, lang)} {_verb(notes, lang)}"
         lines += ["", f'??? version-differs "{heading}"']
         for note in notes:
-            lines += [f"    {note_html(note, lang)}", ""]
+            code = source[note.line - 1] if note.line <= len(source) else ""
+            lines += [f"    {note_html(note, code, lang)}", ""]
     return lines
 
 

@@ -66,13 +66,17 @@ def ensure_venv(stack: Stack, uv: str) -> tuple[Path, bool]:
     venv = VENVS / stack.name
     python = venv / "bin" / "python"
     requirements = "\n".join(stack.requirements()) + "\n"
-    stamp = venv / f".installed-{hashlib.sha256(requirements.encode()).hexdigest()[:16]}"
+    # --seed: pip (and, before Python 3.12, setuptools), as `python -m venv` gives a
+    # reader; torch.utils.benchmark imports setuptools on older torch.
+    how = f"uv venv --seed\n{requirements}"
+    stamp = venv / f".installed-{hashlib.sha256(how.encode()).hexdigest()[:16]}"
     if stamp.is_file() and python.is_file():
         return python, False
     if venv.exists():
         shutil.rmtree(venv)
     subprocess.run(
-        [uv, "venv", "--quiet", "--python", find_python(stack.python), str(venv)], check=True
+        [uv, "venv", "--quiet", "--seed", "--python", find_python(stack.python), str(venv)],
+        check=True,
     )
     (venv / "requirements.txt").write_text(requirements, encoding="utf-8")
     subprocess.run(

@@ -203,8 +203,15 @@ def shown_blocks(source: str, path: str) -> dict[int, str]:
 def compare_blocks(
     source: str, path: str, records: list, errors: list[StatementError]
 ) -> list[BlockResult]:
-    """Each shown block (and each print this run made that the file shows none for), compared."""
+    """Each shown block (and each print this run made that the file shows none for), compared.
+
+    A block whose print did not run: "raises" when the top-level statement holding it
+    raised; "not_reached" when it sits in a function or class whose later use raised
+    (the first error after its definition); else "prints" nothing (e.g. an `except`
+    branch this version never entered).
+    """
     shown = shown_blocks(source, path)
+    statements = ast.parse(source, filename=path).body
     printed: dict[int, list[str]] = {}
     for record in records:
         printed.setdefault(record.line, []).append(record.text)
@@ -212,20 +219,23 @@ def compare_blocks(
     for line in sorted(set(shown) | set(printed)):
         spanning = next((e for e in errors if e.line <= line <= e.end_line), None)
         text = "\n".join(t.rstrip() for t in "\n".join(printed.get(line, [])).split("\n"))
-        if line in printed and spanning is None:
+        if line in printed and (spanning is None or shown.get(line) == text):
             kind = "same" if shown.get(line) == text else "prints"
             results.append(BlockResult(line, kind, "" if kind == "same" else text))
         elif spanning is not None:
-            if line in printed and shown.get(line) == text:
-                results.append(BlockResult(line, "same"))  # printed in full before the error
-            else:
-                results.append(
-                    BlockResult(line, "raises", text if line in printed else "", spanning.error)
-                )
-        elif errors:
-            results.append(BlockResult(line, "not_reached", "", errors[0].error))
+            results.append(
+                BlockResult(line, "raises", text if line in printed else "", spanning.error)
+            )
         else:
-            results.append(BlockResult(line, "prints", ""))
+            holder = next((s for s in statements if s.lineno <= line <= (s.end_lineno or 0)), None)
+            is_definition = isinstance(
+                holder, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            )
+            later = [e for e in errors if holder is not None and e.line > (holder.end_lineno or 0)]
+            if is_definition and later:
+                results.append(BlockResult(line, "not_reached", "", later[0].error))
+            else:
+                results.append(BlockResult(line, "prints", ""))
     return results
 
 
