@@ -22,7 +22,10 @@ from harness.print_capture import PrintRecord, expected_source
 
 
 def running_stack(root: Path) -> Stack | None:
-    """The declared stack this interpreter is, if any but the pinned one."""
+    """The declared stack this interpreter is, if any but the pinned one (None also for a
+    folder that is no checkout, such as the harness tests' throw-away ones)."""
+    if not (root / "requirements.txt").is_file():
+        return None
     python = "{}.{}".format(*sys.version_info[:2])
     installed = {}
     for name in ("torch", "torchvision"):

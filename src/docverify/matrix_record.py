@@ -146,6 +146,19 @@ def _programs(root: Path, has_cuda: bool):
             yield page, program
 
 
+def warm_up() -> None:
+    """Import what many snippets import before any time limit runs.
+
+    The suite's workers import these once; a first import inside a snippet's
+    time limit can take most of it on a cold, busy machine, and an import the
+    limit interrupts leaves a half-initialised module (torch._dynamo) that breaks
+    every later snippet of the run.
+    """
+    import matplotlib.pyplot  # noqa: F401
+    import torch._dynamo  # noqa: F401
+    import torchvision.transforms.v2  # noqa: F401
+
+
 def record_all(
     root: Path, only: str | None = None, previous: dict[str, FileRecord] | None = None
 ) -> dict[str, FileRecord]:
@@ -153,6 +166,7 @@ def record_all(
     no current one (or its path contains `only`), else kept."""
     import torch
 
+    warm_up()
     has_cuda = torch.cuda.is_available()
     previous = previous or {}
     results: dict[str, FileRecord] = {}
