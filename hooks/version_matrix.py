@@ -237,7 +237,12 @@ def matrix_table(matrix: Matrix, pages: dict[str, list[str]], lang: str) -> str:
     """Pages by stacks: ✓ where every block of the page holds, else how many blocks differ."""
     header = [text(lang, "matrix.table.page")]
     for stack in matrix.stacks:
-        header.append(f"{stack.python} · {stack.torch}")
+        if stack == matrix.pinned:
+            header.append(f"**{stack.torch}<br>Py {stack.python}**")
+        elif stack.python == matrix.pinned.python:
+            header.append(stack.torch)
+        else:
+            header.append(f"Py {stack.python}")
     rows = [
         text(lang, "matrix.table.legend"),
         "",

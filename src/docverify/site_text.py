@@ -108,7 +108,8 @@ TEXT: dict[str, dict[str, str]] = {
         "matrix.page_all": "Every block holds on all tested versions: {ranges}.",
         "matrix.table.page": "page",
         "matrix.table.legend": (
-            "✓: every block of the page printed what it shows; N differ: blocks or statements "
+            "Columns: the pinned stack (bold), then other torch versions on the pinned "
+            "Python, then other Pythons on the pinned torch. ✓: every block of the page printed what it shows; N differ: blocks or statements "
             "that printed, raised or warned otherwise; stale: the code changed since that stack "
             "was recorded; not run: needs CUDA."
         ),
@@ -209,6 +210,7 @@ TEXT: dict[str, dict[str, str]] = {
         "matrix.page_all": "每个代码块在所有测试版本上都成立：{ranges}。",
         "matrix.table.page": "页面",
         "matrix.table.legend": (
+            "列：固定版本组合（粗体），然后是固定 Python 上的其他 torch 版本，再然后是固定 torch 上的其他 Python 版本。"
             "✓：该页每个代码块的输出都与页面一致；N 处不同：输出、异常或警告不同的代码块或语句；"
             "已过时：该版本组合记录后代码已修改；未运行：需要 CUDA。"
         ),
