@@ -101,7 +101,6 @@ def record(stack: Stack, python: Path, extra: list[str]) -> int:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")]),
         "MPLBACKEND": "Agg",
-        "PYTHONDONTWRITEBYTECODE": "1",
     }
     out = RESULTS_DIR / f"{stack.name}.json"
     command = [

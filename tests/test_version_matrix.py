@@ -46,9 +46,15 @@ print(x + 1)
 def test_the_recorder_carries_on_past_a_raising_statement(tmp_path: Path) -> None:
     from docverify.matrix_record import record_file
 
+    # A library's DeprecationWarning (here from `noisy`), hidden from a reader by
+    # Python's default filters, is not recorded; the snippet's own warnings are.
+    (tmp_path / "noisy.py").write_text(
+        "import warnings\n\ndef f():\n    warnings.warn('inner', DeprecationWarning)\n",
+        encoding="utf-8",
+    )
     path = tmp_path / "demo.py"
     path.write_text(
-        "import warnings\n"
+        "import warnings, noisy; noisy.f()\n"
         "x = 1\n"
         "print(x)\n"
         "#> 1\n"
@@ -57,7 +63,7 @@ def test_the_recorder_carries_on_past_a_raising_statement(tmp_path: Path) -> Non
         "#> 3\n"  # prints 2: a difference
         "print(y)\n"  # line 8: raises NameError itself
         "#> 7\n"
-        "warnings.warn('old API', FutureWarning)\n"  # line 10: recorded, not raised
+        "warnings.warn('old API', FutureWarning); warnings.warn('mine', DeprecationWarning)\n"
         "print('end')\n"
         "#> end\n",
         encoding="utf-8",
@@ -73,7 +79,10 @@ def test_the_recorder_carries_on_past_a_raising_statement(tmp_path: Path) -> Non
         (5, "NameError"),
         (8, "NameError"),
     ]
-    assert [(w.line, w.error) for w in record.warnings] == [(10, "FutureWarning: old API")]
+    assert [(w.line, w.error) for w in record.warnings] == [
+        (10, "FutureWarning: old API"),
+        (10, "DeprecationWarning: mine"),
+    ]
 
 
 def test_a_block_whose_print_never_ran_says_why() -> None:
@@ -109,6 +118,12 @@ def checkout(tmp_path: Path) -> Path:
     (tmp_path / "snippets" / "demo").mkdir(parents=True)
     (tmp_path / SNIPPET).write_text(DEMO, encoding="utf-8")
     return tmp_path
+
+
+def stack_name(root: Path, python: str, torch: str | None = None) -> str:
+    """The declared stack of that Python (and torch), as the pins of `root` name it."""
+    found = stacks(root / "requirements.txt")
+    return next(s.name for s in found if s.python == python and torch in (None, s.torch))
 
 
 def write_results(root: Path, differ: dict[str, list[BlockResult]] | None = None) -> None:
@@ -148,13 +163,14 @@ def test_a_stale_record_is_shown_as_stale_never_as_current(checkout: Path) -> No
 
 def test_one_stale_stack_is_named_and_left_out_of_the_ranges(checkout: Path) -> None:
     write_results(checkout)
-    stale = checkout / "docs/assets/generated/matrix/py3.13-torch2.14.1.json"
+    py313 = stack_name(checkout, "3.13")
+    stale = checkout / f"docs/assets/generated/matrix/{py313}.json"
     data = json.loads(stale.read_text(encoding="utf-8"))
     data["files"][0]["sha256"] = "0" * 64  # recorded from other bytes
     stale.write_text(json.dumps(data), encoding="utf-8")
     text = lines_under(checkout, (3, 7))
     assert "Same output on torch 2.4–2.15 · Python 3.10–3.12; changed since recorded on" in text
-    assert "py3.13-torch2.14.1" in text
+    assert py313 in text
 
 
 def test_stacks_that_differ_get_a_fold_with_what_they_printed(checkout: Path) -> None:
@@ -164,7 +180,10 @@ def test_stacks_that_differ_get_a_fold_with_what_they_printed(checkout: Path) ->
         {
             "py3.11-torch2.4.1": [raises, BlockResult(10, "same")],
             "py3.11-torch2.6.0": [raises, BlockResult(10, "same")],
-            "py3.13-torch2.14.1": [BlockResult(5, "prints", "2*x_[1]"), BlockResult(10, "same")],
+            stack_name(checkout, "3.13"): [
+                BlockResult(5, "prints", "2*x_[1]"),
+                BlockResult(10, "same"),
+            ],
         },
     )
     text = lines_under(checkout, (3, 7))
@@ -206,8 +225,8 @@ def test_the_suite_accepts_only_a_current_record_of_its_own_stack(
 ) -> None:
     from docverify import matrix_accept
 
-    write_results(checkout, {"py3.13-torch2.14.1": [BlockResult(5, "prints", "two")]})
-    py313 = next(s for s in stacks(checkout / "requirements.txt") if s.name.startswith("py3.13"))
+    py313 = next(s for s in stacks(checkout / "requirements.txt") if s.python == "3.13")
+    write_results(checkout, {py313.name: [BlockResult(5, "prints", "two")]})
     monkeypatch.setattr(matrix_accept, "running_stack", lambda root: py313)
     path = checkout / SNIPPET
     recorded = matrix_accept.recorded_source(SNIPPET, DEMO, path, checkout)

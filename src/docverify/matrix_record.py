@@ -65,6 +65,19 @@ def statements(source: str, path: str) -> list[tuple[ast.stmt, object]]:
     return compiled
 
 
+def reader_warning_filters() -> None:
+    """Record every warning that `python snippet.py` would print, once per statement.
+
+    Python's default filters: DeprecationWarning only from `__main__` (the snippet's
+    own code), no PendingDeprecationWarning, ImportWarning or ResourceWarning (so,
+    for one, not 3.12's fork() warning from inside multiprocessing).
+    """
+    warnings.simplefilter("always")
+    for hidden in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+        warnings.filterwarnings("ignore", category=hidden)
+    warnings.filterwarnings("always", category=DeprecationWarning, module="__main__")
+
+
 def run_statements(
     namespace: dict, source: str, path: str
 ) -> tuple[list[StatementError], list[StatementError], bool]:
@@ -72,14 +85,15 @@ def run_statements(
 
     Warnings are recorded, not raised: a reader's `python snippet.py` prints them and
     goes on (the suite turns them into errors so that none is missed on the pinned
-    stack; on another stack a warning is one of the differences to show).
+    stack; on another stack a warning is one of the differences to show). Those a
+    reader's Python hides by default are left out (reader_warning_filters).
     """
     errors: list[StatementError] = []
     warned: list[StatementError] = []
     for node, code in statements(source, path):
         where = (node.lineno, node.end_lineno or node.lineno)
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+            reader_warning_filters()
             try:
                 exec(code, namespace)  # noqa: S102
             except SnippetTimeoutError as exc:

@@ -2,7 +2,7 @@
 
 Read by hooks/version_matrix.py (no torch needed). The declared stacks
 (docverify.stacks) lie on two axes that share the pinned stack: torch versions on
-the pinned Python, and Python versions on the pinned torch. For a code block (a
+the pinned Python, and the other Python versions (on the pinned torch). For a code block (a
 snippet section) each stack's outcome is
 
 - "same": every `#>` block in it printed what the file shows, no statement in it
@@ -92,8 +92,9 @@ class Matrix:
         return sorted(found, key=lambda s: version_key(s.torch))
 
     def python_axis(self) -> list[Stack]:
-        """The stacks on the pinned torch, by Python version (the pinned stack among them)."""
-        found = [s for s in self.stacks if s.torch == self.pinned.torch]
+        """The pinned stack and the other Pythons' (each on the pinned torch, or on what
+        requirements.txt pins for that Python where the pinned torch has no wheels)."""
+        found = [self.pinned, *(s for s in self.stacks if s.python != self.pinned.python)]
         return sorted(found, key=lambda s: version_key(s.python))
 
     def outcome(self, stack: Stack, path: str, first: int = 1, last: int = 10**9) -> Outcome:
