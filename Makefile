@@ -63,9 +63,11 @@ define make_venv
 endef
 
 # The full set includes the docs set, so it leaves both stamps current.
+# PIP_CONSTRAINT=/dev/null: a machine-wide pip constraints file (such as one capping torch
+# below the pin) must not override requirements.txt's exact pins for this install.
 $(STAMP): requirements.txt requirements-docs.txt pyproject.toml
 	$(make_venv)
-	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
+	PIP_CONSTRAINT=/dev/null $(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@ $(DOCS_STAMP)
 
