@@ -6,12 +6,16 @@
 # and test stack). Each is (re)installed only when its pins change: a stamp file's
 # name is a hash of the files it installs from.
 
+# Any Python from 3.10 to 3.13 works (`make test PYTHON=python3.13`); 3.11 is the one CI
+# pins and the `#>` lines show (docverify.stacks.PINNED_PYTHON). The stamps' hashes
+# include the Python's version, so another Python makes .venv anew.
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
-PINS_HASH := $(shell cat requirements.txt requirements-docs.txt pyproject.toml | sha256sum | cut -c1-16)
+PYTHON_VERSION := $(shell $(PYTHON) -V 2>&1)
+PINS_HASH := $(shell (cat requirements.txt requirements-docs.txt pyproject.toml; echo "$(PYTHON_VERSION)") | sha256sum | cut -c1-16)
 STAMP  := $(VENV)/.installed-$(PINS_HASH)
-DOCS_PINS_HASH := $(shell cat requirements-docs.txt pyproject.toml | sha256sum | cut -c1-16)
+DOCS_PINS_HASH := $(shell (cat requirements-docs.txt pyproject.toml; echo "$(PYTHON_VERSION)") | sha256sum | cut -c1-16)
 DOCS_STAMP := $(VENV)/.installed-docs-$(DOCS_PINS_HASH)
 # Where the test run writes its verification report (read by the site build).
 REPORTS := .reports
@@ -65,15 +69,19 @@ update-examples: $(STAMP)
 
 setup: $(STAMP)
 
+# A .venv of another Python than $(PYTHON) is made anew (a link to another checkout's
+# environment is only unlinked).
 define make_venv
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "PyTorch Notes needs Python 3.11; set PYTHON=/path/to/python3.11"'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; assert (3, 10) <= sys.version_info[:2] <= (3, 13), "PyTorch Notes runs on Python 3.10 to 3.13; set PYTHON=/path/to/python3.X"'
+	test -x $(BIN)/python && [ "$$($(BIN)/python -V 2>&1)" = "$(PYTHON_VERSION)" ] || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 endef
 
 # The full set includes the docs set, so it leaves both stamps current.
+# PIP_CONSTRAINT=/dev/null: a machine-wide pip constraints file (such as one capping torch
+# below the pin) must not override requirements.txt's exact pins for this install.
 $(STAMP): requirements.txt requirements-docs.txt pyproject.toml
 	$(make_venv)
-	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
+	PIP_CONSTRAINT=/dev/null $(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@ $(DOCS_STAMP)
 
@@ -122,6 +130,20 @@ compare-search: $(STAMP)
 lighthouse: $(STAMP)
 	cd tools/lighthouse && npm ci --no-audit --no-fund
 	$(BIN)/python scripts/lighthouse_accessibility.py
+
+# The version matrix: every snippet on each stack declared in src/docverify/stacks.py
+# (torch 2.4 to the newest on the pinned Python; Python 3.10-3.13 on the pinned torch),
+# each in its own environment under .matrix/venvs/, made by uv from its cache. uv does
+# not read pip's configuration, so a pip constraints file (this machine's caps torch
+# for .venv) does not apply to these environments. Rewrites
+# docs/assets/generated/matrix/<stack>.json; commit them. A rerun records only the files
+# changed since (STACKS="py3.13-torch2.14.1 ..." and K=<path part> narrow it).
+UV_VERSION := 0.13.8
+MATRIX_TOOLS := .matrix/tools
+.PHONY: matrix
+matrix:
+	test -x $(MATRIX_TOOLS)/bin/uv || { $(PYTHON) -m venv $(MATRIX_TOOLS) && $(MATRIX_TOOLS)/bin/python -m pip install --disable-pip-version-check uv==$(UV_VERSION); }
+	UV=$(MATRIX_TOOLS)/bin/uv $(PYTHON) scripts/matrix.py $(foreach s,$(STACKS),--stack $(s)) $(if $(K),-k "$(K)")
 
 # On a GPU machine that has its own Python and torch (no .venv, nothing downloaded):
 # the CUDA and device-dependent cases; writes .reports/cuda.json and lists the `#>`

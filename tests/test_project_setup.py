@@ -7,11 +7,12 @@ import re
 import subprocess
 import sys
 import textwrap
-import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+
+from docverify import pyproject as pyproject_toml
 
 REPO_ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
@@ -60,7 +61,8 @@ def test_every_pin_is_exact(path: Path) -> None:
     loose = [
         e
         for e in entries
-        if e not in allowed[path.name] and not re.fullmatch(r"[A-Za-z0-9_.\-]+==[\w.]+", e)
+        if e not in allowed[path.name]
+        and not re.fullmatch(r'[A-Za-z0-9_.\-]+==[\w.]+(; python_version (<|>=) "3\.\d+")?', e)
     ]
     assert not loose, f"{path.name} entries without an exact == pin: {loose}"
     assert all(e in entries for e in allowed[path.name]), f"{path.name} lacks {allowed[path.name]}"
@@ -110,9 +112,42 @@ def test_hooks_import_without_torch_or_the_test_stack() -> None:
 
 
 def test_python_version_is_the_same_everywhere() -> None:
-    pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["project"]["requires-python"] == "==3.11.*"
-    assert re.search(r"^PYTHON \?= python3\.11$", MAKEFILE, flags=re.MULTILINE)
+    # Any of 3.10-3.13 installs and runs (pyproject, the Makefile's check); one of them,
+    # the pinned Python, is the default, CI's and the version matrix's reference.
+    from docverify.stacks import PINNED_PYTHON
+
+    pyproject = pyproject_toml.load(REPO_ROOT)
+    assert pyproject["project"]["requires-python"] == ">=3.10,<3.14"
+    assert "(3, 10) <= sys.version_info[:2] <= (3, 13)" in MAKEFILE
+    assert re.search(rf"^PYTHON \?= python{re.escape(PINNED_PYTHON)}$", MAKEFILE, flags=re.M)
+    containers = [
+        job["container"]
+        for path in WORKFLOWS
+        for job in _workflow(path)["jobs"].values()
+        if "container" in job
+    ]
+    assert containers and set(containers) == {f"python:{PINNED_PYTHON}-bookworm"}
+
+
+def test_each_requirements_line_with_a_marker_has_its_pinned_python_twin() -> None:
+    # `numpy==2.2.6; python_version < "3.11"` needs `numpy==X; python_version >= "3.11"`:
+    # every package is pinned exactly once for every Python from 3.10 to 3.13.
+    from docverify.stacks import requirement_pins
+
+    names = _pinned(REQUIREMENTS) | _pinned(DOCS_REQUIREMENTS)
+    for python in ("3.10", "3.11", "3.12", "3.13"):
+        pins = {re.sub(r"[-_.]+", "-", n) for n in requirement_pins(REQUIREMENTS, python)}
+        missing = names - pins - {"tomli"}
+        assert not missing, f"no pin for {sorted(missing)} on Python {python}"
+
+
+def test_the_ci_version_matrix_is_the_declared_one() -> None:
+    # The workflow's strategy matrix lists exactly the stacks of docverify.stacks.
+    from docverify.stacks import stacks
+
+    jobs = [job for path in WORKFLOWS for job in _workflow(path)["jobs"].values()]
+    matrices = [j["strategy"]["matrix"]["stack"] for j in jobs if "strategy" in j]
+    assert matrices == [[s.name for s in stacks(REQUIREMENTS)]]
 
 
 def _stamp(prefix: str, *files: str) -> Path:

@@ -48,9 +48,9 @@ for x, y in [(a, torch.ones(2, 4)), (torch.ones(5, 2, 3), b), (torch.ones(3), to
         torch.mm(x, y)
     except RuntimeError as err:
         print(tuple(x.shape), tuple(y.shape), "->", err)  # ✓ mm-errors
-        #> (2, 3) (2, 4) -> mat1 and mat2 shapes cannot be multiplied (2x3 and 2x4)
-        #> (5, 2, 3) (3, 4) -> self must be a matrix
-        #> (3,) (3,) -> self must be a matrix
+        #> (2, 3) (2, 4) -> mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x4)
+        #> (5, 2, 3) (3, 4) -> mm: self must be a matrix, got 3-D tensor
+        #> (3,) (3,) -> mm: self must be a matrix, got 1-D tensor
 # --8<-- [end:mm]
 
 # --8<-- [start:matmul]

@@ -54,7 +54,8 @@ def run_rank(snippet_path: str, capture_path: str) -> None:
         # while Python finalizes is ended through C++ noexcept code: SIGABRT).
 
 
-def main(argv: list[str]) -> None:
+def launch(argv: list[str], entry=run_rank) -> None:
+    """torchrun's launch of `entry(SNIPPET, CAPTURE_DIR)` in each rank (argv: see the usage)."""
     from torch.distributed.launcher.api import elastic_launch
     from torch.distributed.run import config_from_args, parse_args
 
@@ -63,11 +64,11 @@ def main(argv: list[str]) -> None:
     standalone = ["--rdzv-backend=c10d", "--rdzv-endpoint=localhost:0", f"--rdzv-id={uuid.uuid4()}"]
     args = parse_args([*torchrun_args, *standalone, f"--start-method={START_METHOD}", snippet])
     config, _command, _command_args = config_from_args(args)
-    # Not this module: each rank runs it as `__mp_main__` first (Python's rule for a
+    # Not the main module: each rank runs it as `__mp_main__` first (Python's rule for a
     # `-m` main module), which warns when it is imported already.
     multiprocessing.set_forkserver_preload(["torch"])
-    elastic_launch(config, run_rank)(snippet, capture_dir)
+    elastic_launch(config, entry)(snippet, capture_dir)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    launch(sys.argv[1:])

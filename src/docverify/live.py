@@ -208,7 +208,7 @@ class LiveSession:
             duration_s=reply.get("duration_s", 0.0),
             sha256=reply["sha256"],
             via=VIA,
-            date=dt.datetime.now(dt.UTC).date().isoformat(),
+            date=dt.datetime.now(dt.timezone.utc).date().isoformat(),
             commit=report.current_commit(self.root),
             **{k: environment[k] for k in ("torch", "python", "machine")},
         )

@@ -122,7 +122,7 @@ def run_environment(root: Path = REPO_ROOT) -> dict[str, str]:
     from docverify.machine import describe_machine
 
     return {
-        "date": dt.datetime.now(dt.UTC).date().isoformat(),
+        "date": dt.datetime.now(dt.timezone.utc).date().isoformat(),
         "commit": current_commit(root),
         "torch": torch.__version__.split("+")[0],
         "python": sys.version.split()[0],

@@ -13,7 +13,8 @@ import signal
 import subprocess
 import sys
 import types
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,21 @@ def run_in_process(
     path = snippet.path.resolve()
     # Compiled under its real path, so tracebacks and `#>` positions name the snippet file.
     code = compile(snippet.source, str(path), "exec", dont_inherit=True)
+    with isolated_main(snippet, device, workdir, executed) as (module, recorder):
+        exec(code, module.__dict__)
+    return recorder.records
+
+
+@contextmanager
+def isolated_main(
+    snippet: SnippetFile, device: str, workdir: Path, executed: set[int] | None = None
+) -> Iterator[tuple[types.ModuleType, PrintRecorder]]:
+    """A fresh `__main__` for the snippet and its print recorder, inside every isolation guard.
+
+    The caller executes code in the module's namespace (run_in_process: the whole
+    file; docverify.matrix_record: one top-level statement at a time).
+    """
+    path = snippet.path.resolve()
     module = types.ModuleType("__main__")
     module.__file__ = str(path)
     recorder = PrintRecorder(path)
@@ -58,10 +74,9 @@ def run_in_process(
         # Classes defined by the snippet must be picklable (DataLoader workers).
         sys.modules["__main__"] = module
         try:
-            exec(code, module.__dict__)
+            yield module, recorder
         finally:
             sys.modules["__main__"] = saved_main
-    return recorder.records
 
 
 @dataclass(frozen=True)
@@ -75,8 +90,17 @@ class LaunchResult:
         return "\n".join(record.text for record in self.records.get(rank, []))
 
 
-def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResult:
-    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only."""
+def run_launched(
+    snippet: SnippetFile,
+    device: str,
+    workdir: Path,
+    *,
+    launcher: str = "docverify.launched_entry",
+) -> LaunchResult:
+    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only.
+
+    `launcher`: the module run as torchrun (docverify.matrix_launch records per statement).
+    """
     capture_dir = workdir / "prints"
     capture_dir.mkdir(parents=True, exist_ok=True)
     # torchrun's own parser and launcher, with a recording entry point (docverify.launched_entry);
@@ -84,7 +108,7 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
     command = [
         sys.executable,
         "-m",
-        "docverify.launched_entry",
+        launcher,
         *snippet.launch[1:],
         "--max-restarts=0",
         f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run

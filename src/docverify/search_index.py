@@ -19,8 +19,17 @@ _PRE = re.compile(r"<pre\b.*?</pre>", re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 _ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.DOTALL)
 _TERMS = re.compile(r"^\s*(?:中文|关键词)\s*[:：]\s*")
-# Elements whose text is left out: the same on every page, or not text at all.
-_SKIP_CLASSES = {"headerlink", "snippet-badge", "page-downloads", "run-it", "md-content__button"}
+# Elements whose text is left out: the same on every page, or not text at all. (The
+# version matrix's folds stay in: another version's error message finds its page.)
+_SKIP_CLASSES = {
+    "headerlink",
+    "snippet-badge",
+    "page-downloads",
+    "run-it",
+    "md-content__button",
+    "version-range",
+    "version-holds",
+}
 _SKIP_TAGS = {"script", "style", "svg", "button"}
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr"}
 

@@ -118,6 +118,48 @@ TEXT: dict[str, dict[str, str]] = {
         "kind.run": "run, outputs compared",
         "kind.tested": "validated by a named test",
         "kind.shown": "shown only",
+        # the version matrix (hooks/version_matrix.py)
+        "matrix.ranges": "torch {torch} · Python {python}",
+        "matrix.no_version": "none",
+        "matrix.pinned": "the pinned stack",
+        "matrix.same": "Same output on {ranges}",
+        "matrix.same_all": "Same output on every tested version: {ranges}",
+        "matrix.some_stale": "; changed since recorded on {stacks}",
+        "matrix.some_missing": "; not recorded on {stacks}",
+        "matrix.all_stale": "Version matrix: the code changed since it was recorded (run `make matrix`)",
+        "matrix.missing": "Version matrix: not recorded yet (run `make matrix`)",
+        "matrix.not_run": "Version matrix: not run ({reason})",
+        "matrix.needs_cuda": "needs CUDA",
+        "matrix.tested": (
+            "Tested: torch {torch} (on the pinned Python); Python {python} (on the pinned torch). "
+            "A range joins neighbouring tested versions; versions between them were not run."
+        ),
+        "matrix.verb.prints": "prints:",
+        "matrix.verb.raises": "raises:",
+        "matrix.verb.warns": "warns:",
+        "matrix.verb.differs": "differs:",
+        "matrix.line": "line {line} of the snippet file",
+        "matrix.note.prints": "prints",
+        "matrix.note.nothing": "prints nothing",
+        "matrix.note.raises": "raises {error}",
+        "matrix.note.printed_first": "after printing",
+        "matrix.note.warns": "warns {warning}",
+        "matrix.note.not_reached": "is not reached: an earlier statement raised {error}",
+        "matrix.page": "Holds on {ranges}; on other versions see the marked blocks.",
+        "matrix.page_all": "Every block holds on all tested versions: {ranges}.",
+        "matrix.table.page": "page",
+        "matrix.table.legend": (
+            "Columns: the pinned stack (bold), then other torch versions on the pinned "
+            "Python, then other Pythons on the pinned torch. ✓: every block of the page printed what it shows; N differ: blocks or statements "
+            "that printed, raised or warned otherwise; stale: the code changed since that stack "
+            "was recorded; not run: needs CUDA."
+        ),
+        "matrix.table.not_run": "not run",
+        "matrix.table.stale": "stale",
+        "matrix.table.differ": "{n} differ",
+        "matrix.table.stacks": "Stacks (`make matrix`; declared in `src/docverify/stacks.py`):",
+        "matrix.table.no_result": "no result yet",
+        "matrix.table.ran": "recorded {date}, {seconds} s",
     },
     "zh": {
         "badge.none": "本次构建未验证",
@@ -213,6 +255,46 @@ TEXT: dict[str, dict[str, str]] = {
         "kind.run": "运行并比对输出",
         "kind.tested": "由指定测试验证",
         "kind.shown": "仅展示",
+        "matrix.ranges": "torch {torch} · Python {python}",
+        "matrix.no_version": "无",
+        "matrix.pinned": "固定版本组合",
+        "matrix.same": "输出相同的版本：{ranges}",
+        "matrix.same_all": "在所有测试版本上输出相同：{ranges}",
+        "matrix.some_stale": "；在 {stacks} 上记录后代码已修改",
+        "matrix.some_missing": "；{stacks} 上尚无记录",
+        "matrix.all_stale": "版本矩阵：记录后代码已修改（运行 `make matrix`）",
+        "matrix.missing": "版本矩阵：尚无记录（运行 `make matrix`）",
+        "matrix.not_run": "版本矩阵：未运行（{reason}）",
+        "matrix.needs_cuda": "需要 CUDA",
+        "matrix.tested": (
+            "已测试：torch {torch}（固定的 Python 上）；Python {python}（固定的 torch 上）。"
+            "范围连接相邻的已测试版本；其间的版本未运行。"
+        ),
+        "matrix.verb.prints": "输出：",
+        "matrix.verb.raises": "抛出异常：",
+        "matrix.verb.warns": "发出警告：",
+        "matrix.verb.differs": "结果不同：",
+        "matrix.line": "代码片段文件第 {line} 行",
+        "matrix.note.prints": "输出",
+        "matrix.note.nothing": "没有输出",
+        "matrix.note.raises": "抛出 {error}",
+        "matrix.note.printed_first": "此前输出",
+        "matrix.note.warns": "发出警告 {warning}",
+        "matrix.note.not_reached": "未执行到：之前的语句抛出了 {error}",
+        "matrix.page": "在 {ranges} 上成立；其他版本见标出的代码块。",
+        "matrix.page_all": "每个代码块在所有测试版本上都成立：{ranges}。",
+        "matrix.table.page": "页面",
+        "matrix.table.legend": (
+            "列：固定版本组合（粗体），然后是固定 Python 上的其他 torch 版本，再然后是固定 torch 上的其他 Python 版本。"
+            "✓：该页每个代码块的输出都与页面一致；N 处不同：输出、异常或警告不同的代码块或语句；"
+            "已过时：该版本组合记录后代码已修改；未运行：需要 CUDA。"
+        ),
+        "matrix.table.not_run": "未运行",
+        "matrix.table.stale": "已过时",
+        "matrix.table.differ": "{n} 处不同",
+        "matrix.table.stacks": "版本组合（`make matrix`；在 `src/docverify/stacks.py` 中声明）：",
+        "matrix.table.no_result": "尚无结果",
+        "matrix.table.ran": "记录于 {date}，{seconds} 秒",
     },
 }
 
