@@ -20,6 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from docverify import languages, proofs, report
+from docverify.matrix import matrix_anchor
 from docverify.problems import Problem, listed
 from docverify.site_text import text
 
@@ -93,6 +94,9 @@ def _link(target: proofs.Target, page, files, lang: str) -> str:
         title = text(lang, "proof.test", test=html.escape(check.name))
         href = f"{_source_url}{check.file}#L{check.line}" if _source_url else ""
         return _anchor(href, title, "✓")
+    if target.versions:  # the block's note in the version matrix (hooks/version_matrix.py)
+        href = f"#{matrix_anchor(check.file, check.line)}"
+        return _anchor(href, text(lang, "proof.versions", where=where), "✓")
     href = f"#proof-{check.name}"
     if target.page != f"docs/{languages.source_page(page.file.src_uri)}":
         twin = languages.twin(target.page.removeprefix("docs/"), lang)
@@ -107,6 +111,10 @@ def _link(target: proofs.Target, page, files, lang: str) -> str:
         outcome = text(lang, f"proof.gpu_{gpu.outcome}", date=gpu.date)
     label = text(lang, "proof.gpu", outcome=outcome)
     return _anchor(href, f"{label} ({where})", f"✓ {label}", css="proof-link gpu")
+
+
+def _id(name: str) -> str:
+    return name if name.startswith("matrix-") else f"proof-{name}"
 
 
 def _anchor(href: str, title: str, shown: str, css: str = "proof-link") -> str:
@@ -129,12 +137,14 @@ def on_post_page(output, page, config):
 
     output = _LINE.sub(anchor, output)
     missing = sorted(set(re.findall(r'href="#proof-([^"]+)"', output)) - placed)
+    blocks = set(re.findall(r'id="(matrix-[^"]+)"', output))
+    missing += sorted(set(re.findall(r'href="#(matrix-[^"]+)"', output)) - blocks)
     if missing:
         page_path = f"docs/{page.file.src_uri}"
         raise PluginError(
             listed(
                 "Proof links whose line the built page does not show:",
-                [Problem(page_path, 0, f"#proof-{name}") for name in missing],
+                [Problem(page_path, 0, f"#{_id(name)}") for name in missing],
             )
         )
     return output

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from docverify import embed_roots, languages
 from docverify.embeds import find_embeds, find_fences, read_sections
-from docverify.matrix import matrix_anchor
+from docverify.matrix import matrix_anchor, shown_blocks
 from docverify.matrix_view import (
     DIFFERS,
     MISSING,
@@ -169,14 +169,14 @@ def _section_range(path: str, section: str | None, root: Path) -> tuple[int, int
     return found.start_line, found.end_line
 
 
-def _print_lines(path: str, first: int, last: int, matrix: Matrix) -> list[int]:
-    """The `#>` blocks (print lines) in first..last, as any stack recorded them."""
-    lines = set()
-    for result in matrix.results.values():
-        record = result.files.get(path)
-        if record:
-            lines.update(b.line for b in record.blocks if first <= b.line <= last)
-    return sorted(lines)
+def _print_lines(path: str, first: int, last: int, root: Path) -> list[int]:
+    """The `#>` blocks (print lines) in first..last of the file as it is now: where a proof
+    link `{✓ versions:name}` points, whether the stacks' records are current or stale."""
+    source = (root / path).read_text(encoding="utf-8")
+    try:
+        return sorted(line for line in shown_blocks(source, path) if first <= line <= last)
+    except SyntaxError:  # saved mid-edit
+        return []
 
 
 def add_block_lines(
@@ -202,7 +202,7 @@ def add_block_lines(
             continue
         embed = runs[0]
         first, last = _section_range(embed.path, embed.section, root)
-        anchors = _print_lines(embed.path, first, last, matrix)
+        anchors = _print_lines(embed.path, first, last, root)
         outcomes = matrix.outcomes(embed.path, first, last)
         if any(o.kind in (SAME, DIFFERS) for o in outcomes.values()):
             holds &= {n for n, o in outcomes.items() if o.kind == SAME}

@@ -111,6 +111,20 @@ def test_a_marker_that_resolves_badly_fails_naming_page_and_line(tmp_path: Path)
     ]
 
 
+def test_a_versions_link_goes_to_the_checks_block_in_the_version_matrix(tmp_path: Path) -> None:
+    from hooks import proof_links
+
+    root = _site(tmp_path, PAGE + "It holds on every tested torch. {✓ versions:sums-to-two}\n")
+    markdown = (root / "docs/topic/page.md").read_text(encoding="utf-8")
+    resolved, problems = proofs.resolve("docs/topic/page.md", markdown, root)
+    ((marker, (target,)),) = resolved.items()
+    assert problems == [] and target.versions and target.check.line == 8
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="topic/page.md"), url="topic/page/")
+    link = proof_links._link(target, page, None, "en")
+    assert 'href="#matrix-snippets-topic-page-py-8"' in link
+    assert proofs.unexecuted([target], {"snippets/topic/page.py": set()}) == []  # not a line
+
+
 def test_a_link_to_a_check_no_run_executed_is_reported() -> None:
     check = proofs.Check("sums-to-two", "snippets/topic/page.py", 8)
     target = proofs.Target(check, "docs/topic/page.md")

@@ -21,7 +21,6 @@ from docverify.matrix_view import Matrix, _runs
 from docverify.paths import REPO_ROOT
 from docverify.snippets import load
 from docverify.stacks import stacks
-from docverify.report import file_sha256
 from hooks import version_matrix as hook
 
 SNIPPET = "snippets/demo/page.py"
@@ -128,7 +127,7 @@ def stack_name(root: Path, python: str, torch: str | None = None) -> str:
 
 def write_results(root: Path, differ: dict[str, list[BlockResult]] | None = None) -> None:
     """A record of the file as it is now on every stack: same, or `differ[stack]`."""
-    sha = file_sha256(root / SNIPPET)
+    sha = matrix.code_sha256((root / SNIPPET).read_text(encoding="utf-8"))
     for stack in stacks(root / "requirements.txt"):
         blocks = (differ or {}).get(stack.name) or [BlockResult(5, "same"), BlockResult(10, "same")]
         record = FileRecord(SNIPPET, sha, blocks=tuple(blocks))
@@ -254,3 +253,21 @@ def test_on_the_pinned_stack_the_recorder_agrees_with_the_suite() -> None:
         if record.status == "ran" and matrix.is_current(record):
             differ = [b for b in record.blocks if b.kind != "same"]
             assert not differ and not record.errors and not record.warnings, record.path
+
+
+def test_a_comment_keeps_a_record_current_a_code_edit_makes_it_stale(checkout: Path) -> None:
+    write_results(checkout)
+    record = Matrix.load(checkout).results
+    path = checkout / SNIPPET
+    stacked = next(iter(record.values())).files[SNIPPET]
+    assert matrix.is_current(stacked, checkout)
+    source = path.read_text(encoding="utf-8")
+    lines = source.split("\n")
+    code = next(
+        i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")
+    )
+    lines[code] += "  # ✓ a-proof-link"  # a comment: same code, same lines
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert matrix.is_current(stacked, checkout)
+    path.write_text(source.replace("\n", "\nx = 0\n", 1), encoding="utf-8")  # a line of code added
+    assert not matrix.is_current(stacked, checkout)

@@ -25,14 +25,16 @@ is docverify.matrix_record, run in each stack's environment.
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
+import tokenize
 import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from docverify.paths import GENERATED_DIR, REPO_ROOT
-from docverify.report import file_sha256
+from docverify.report import content_sha256
 
 RESULTS_DIR = GENERATED_DIR / "matrix"
 SCHEMA = 1
@@ -137,13 +139,32 @@ class StackResult:
         return record if record and is_current(record, root, source) else None
 
 
-def is_current(record: FileRecord, root: Path = REPO_ROOT, source: str | None = None) -> bool:
-    """Whether the recorded file is unchanged. `source`: its text now, for a page program."""
-    if source is not None:
-        from docverify.report import content_sha256
+def code_sha256(source: str) -> str:
+    """The hash of what a file runs: its text with every comment cut, line by line.
 
-        return content_sha256(source.encode("utf-8")) == record.sha256
-    return bool(record.sha256) and file_sha256(root / record.path) == record.sha256
+    A comment changes no output and moves no line (a proof link `# ✓ name`, a `#>`
+    line rewritten for a new pin), so it does not make a stack's record stale; a
+    changed or added line of code does.
+    """
+    lines = source.split("\n")
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT:
+                row, column = token.start
+                lines[row - 1] = lines[row - 1][:column].rstrip()
+    except (tokenize.TokenError, SyntaxError):
+        pass  # saved mid-edit: the whole text counts, comments too
+    return content_sha256("\n".join(lines).encode("utf-8"))
+
+
+def is_current(record: FileRecord, root: Path = REPO_ROOT, source: str | None = None) -> bool:
+    """Whether the recorded file's code is unchanged. `source`: its text now, for a page program."""
+    if source is None:
+        path = root / record.path
+        if not path.is_file():
+            return False
+        source = path.read_text(encoding="utf-8")
+    return bool(record.sha256) and code_sha256(source) == record.sha256
 
 
 MESSAGE_CHARS = 200  # a recorded message's first line is cut here (some are a paragraph long)

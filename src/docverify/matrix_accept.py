@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from docverify.matrix import is_current, load_stack, result_path, shown_blocks
-from docverify.stacks import Stack, stacks
 from docverify.print_capture import PrintRecord, expected_source
+from docverify.stacks import Stack, stacks
 
 
 def running_stack(root: Path) -> Stack | None:

@@ -27,10 +27,12 @@ import warnings
 from pathlib import Path
 
 from docverify import snippets as snippet_file
+from docverify.isolation import SnippetTimeoutError
 from docverify.matrix import (
     FileRecord,
     StackResult,
     StatementError,
+    code_sha256,
     compare_blocks,
     error_text,
     load_stack,
@@ -39,12 +41,10 @@ from docverify.matrix import (
 )
 from docverify.page_program import build, content_pages, covering_snippet
 from docverify.paths import REPO_ROOT
-from docverify.snippets import SnippetFile
-from docverify.stacks import RUNTIME_PACKAGES, stacks
-from docverify.report import content_sha256
-from docverify.isolation import SnippetTimeoutError
 from docverify.print_capture import PrintRecord
 from docverify.run_snippet import isolated_main, run_launched
+from docverify.snippets import SnippetFile
+from docverify.stacks import RUNTIME_PACKAGES, stacks
 
 # What one run gives: rank 0's (or the process's) prints, the statements that raised,
 # the warnings each statement emitted, and whether the time limit stopped it.
@@ -131,7 +131,7 @@ def record_launched(snippet: SnippetFile, workdir: Path) -> Run:
 
 
 def record_file(snippet: SnippetFile, rel: str, has_cuda: bool) -> FileRecord:
-    sha = content_sha256(snippet.source.encode("utf-8"))
+    sha = code_sha256(snippet.source)
     if "cpu" not in snippet.devices and not has_cuda:
         return FileRecord(rel, sha, status="not run", reason="needs CUDA")
     start = time.monotonic()
@@ -199,7 +199,7 @@ def record_all(
             if old is not None:
                 results[rel] = old  # outside -k: kept, current or not
             return False
-        current = old is not None and old.sha256 == content_sha256(source.encode("utf-8"))
+        current = old is not None and old.sha256 == code_sha256(source)
         if current and not timed_out(old):
             results[rel] = old
             return False

@@ -16,6 +16,9 @@ which the page highlights when the link is followed. Other forms:
 - `{✓ tensors/shapes:expand-write}`: on a section index page (`index.md`) only,
   a check on the page that proves it (content pages link only to their own code);
 - `{✓ tests/test_environment_files.py::test_name}`: a named test of the suite;
+- `{✓ versions:name}`: what the block of check `name` prints on each tested torch
+  and Python (the version matrix, `make matrix`): for a sentence that says on
+  which versions something holds;
 - `{-}`: this sentence is not a claim (a summary, a pointer to another page, a
   description of the code that follows), declared in the source.
 
@@ -125,6 +128,7 @@ class Target:
 
     check: Check
     page: str  # docs/<...>.md of the page that shows the check; "" for a test
+    versions: bool = False  # the check's block in the version matrix, not its line
 
 
 def resolve(
@@ -139,7 +143,12 @@ def resolve(
     for marker in markers(page, markdown):
         targets = []
         for name in marker.names:
-            target, problem = _resolve_one(name, english, own, is_index, root)
+            versions = name.startswith("versions:")
+            target, problem = _resolve_one(
+                name.removeprefix("versions:"), english, own, is_index, root
+            )
+            if target and versions:
+                target = Target(target.check, target.page, versions=True)
             if problem:
                 problems.append(Problem(page, marker.line, problem))
             elif target:
@@ -209,6 +218,7 @@ def unexecuted(targets: list[Target], executed: dict[str, set[int] | None]) -> l
         for t in targets
         if t.page
         and not t.check.cuda_only
+        and not t.versions
         and (lines := executed.get(t.check.file)) is not None
         and t.check.line not in lines
     ]

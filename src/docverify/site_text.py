@@ -61,6 +61,7 @@ TEXT: dict[str, dict[str, str]] = {
         # proof links (hooks/proof_links.py)
         "proof.title": "checked by {where}",
         "proof.test": "checked by the test {test}",
+        "proof.versions": "what {where} prints on each tested torch and Python (make matrix)",
         "proof.gpu": "checked on GPU only: {outcome}",
         "proof.gpu_not_run": "not run yet",
         "proof.gpu_passed": "passed on {date}",
@@ -203,6 +204,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "proof.title": "由 {where} 检查",
         "proof.test": "由测试 {test} 检查",
+        "proof.versions": "{where} 在每个测试过的 torch 与 Python 版本上的输出（make matrix）",
         "proof.gpu": "仅在 GPU 上检查：{outcome}",
         "proof.gpu_not_run": "尚未运行",
         "proof.gpu_passed": "{date} 通过",
