@@ -494,11 +494,14 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
 
 def test_a_shown_line_no_run_reaches_fails_the_snippet(inner_suite: pytest.Pytester) -> None:
     """An assert in a branch no run takes proves nothing: naming its line fails the snippet.
-    A line marked `# requires: cuda` (or in a block whose header is) is left to the GPU run;
+    A line marked `# requires: cuda` (or in a block whose header is) is left to the GPU run,
+    one marked with a version to where that version runs;
     lines run in a DataLoader worker (a forked process) count as run."""
     (inner_suite.path / "snippets" / "branches.py").write_text(
         textwrap.dedent(
             """
+            import sys
+
             import torch
             from torch.utils.data import DataLoader, Dataset
 
@@ -517,6 +520,8 @@ def test_a_shown_line_no_run_reaches_fails_the_snippet(inner_suite: pytest.Pytes
                 assert torch.ones(1, device="cuda").sum() == 1
             if 1 + 1 == 3:
                 assert False, "never checked"
+            if sys.version_info >= (99, 0):  # requires: python>=99.0
+                assert False, "checked where that Python runs"
             # --8<-- [end:shown]
             """
         ).lstrip()
@@ -524,10 +529,11 @@ def test_a_shown_line_no_run_reaches_fails_the_snippet(inner_suite: pytest.Pytes
     result = run_inner(inner_suite)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["*Shown lines no run executes:*", "*branches.py:18: a shown line*"]
+        ["*Shown lines no run executes:*", "*branches.py:20: a shown line*"]
     )
-    assert "branches.py:10:" not in result.stdout.str()  # the worker's line ran
-    assert "branches.py:16:" not in result.stdout.str()  # left to the GPU run
+    assert "branches.py:12:" not in result.stdout.str()  # the worker's line ran
+    assert "branches.py:18:" not in result.stdout.str()  # left to the GPU run
+    assert "branches.py:22:" not in result.stdout.str()  # left to a Python to come
 
 
 def test_sections_are_read_as_pymdownx_renders_them(tmp_path: Path) -> None:

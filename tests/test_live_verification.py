@@ -325,7 +325,8 @@ def site_copy(tmp_path: Path) -> Path:
         "overrides",
     ):
         shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(REPO_ROOT / "mkdocs.yml", root / "mkdocs.yml")
+    for name in ("mkdocs.yml", "requirements.txt"):  # (requirements.txt: the matrix's stacks)
+        shutil.copy2(REPO_ROOT / name, root / name)
     return root
 
 

@@ -123,6 +123,6 @@ except argparse.ArgumentError as err:
 try:
     print(sys.version_info[:2], parse(strict, []).splitlines()[0])  # exits on 3.10-3.12
     #> (3, 11) exit status 2
-except argparse.ArgumentError as err:  # Python 3.13 raises for a missing argument too
+except argparse.ArgumentError as err:  # requires: python>=3.13 (it raises for a missing argument too)
     print(sys.version_info[:2], f"ArgumentError: {err}")
 # --8<-- [end:exit-on-error]

@@ -6,8 +6,11 @@ snippet file that executed (`sys.settrace`, for that one file: other code runs
 untraced), including in the processes it forks (DataLoader workers, ranks
 started with `fork`), which report theirs when they end. The snippet's test
 then fails on every statement inside a shown section that did not run
-(`unreached`), unless it is marked `# requires: cuda` (on the line itself, or on
-the header of the block it is in): those are checked by the GPU run instead.
+(`unreached`), unless it is marked with what it needs, on the line itself or on
+the header of the block it is in: `# requires: cuda` (checked by the GPU run
+instead), or a Python or torch version (`# requires: python>=3.13`,
+`# requires: torch<2.6`; checked where that version runs: `make matrix`, or
+`make test` on that Python).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from pathlib import Path
 
 from docverify.problems import Problem
 
-_CUDA_ONLY = re.compile(r"#.*\brequires:\s*cuda\b")
+_REQUIRES = re.compile(r"#.*\brequires:\s*(cuda|(?:python|torch)\s*(?:>=|<)\s*[\d.]+)")
+_VERSION = re.compile(r"(?P<what>python|torch)\s*(?P<op>>=|<)\s*(?P<version>[\d.]+)")
 
 
 class _Trace:
@@ -75,8 +79,12 @@ def lines_executed(path: Path, executed: set[int]) -> Iterator[None]:
                 executed.update(json.loads(child.read_text(encoding="utf-8")))
 
 
-def statements(source: str) -> dict[int, bool]:
-    """Line of each statement (docstrings left out, they never run) -> marked CUDA-only?"""
+def statements(source: str) -> dict[int, str | None]:
+    """Line of each statement (docstrings left out, they never run) -> what it requires.
+
+    None for a line every run reaches; "cuda" or a version ("python>=3.13") for a line
+    marked so, or inside a block whose header is.
+    """
     tree = ast.parse(source)
     lines = source.splitlines()
     docstrings = {
@@ -88,21 +96,40 @@ def statements(source: str) -> dict[int, bool]:
         and isinstance(body[0].value, ast.Constant)
         and isinstance(body[0].value.value, str)
     }
-    found: dict[int, bool] = {}
+    found: dict[int, str | None] = {}
 
-    def visit(node: ast.AST, cuda_only: bool) -> None:
+    def visit(node: ast.AST, required: str | None) -> None:
         for child in ast.iter_child_nodes(node):
             # Docstrings and `global`/`nonlocal` declarations are not executed.
             runs = not isinstance(child, ast.Global | ast.Nonlocal) and id(child) not in docstrings
-            if isinstance(child, ast.stmt) and runs:
-                marked = cuda_only or bool(_CUDA_ONLY.search(lines[child.lineno - 1]))
-                found[child.lineno] = found.get(child.lineno, False) or marked
-                visit(child, marked)
+            if isinstance(child, ast.stmt | ast.ExceptHandler) and runs:
+                mark = _REQUIRES.search(lines[child.lineno - 1])
+                needs = required or (mark[1].replace(" ", "") if mark else None)
+                if isinstance(child, ast.stmt):  # an `except` line is a header, not run
+                    found[child.lineno] = found.get(child.lineno) or needs
+                visit(child, needs)
             else:
-                visit(child, cuda_only)
+                visit(child, required)
 
-    visit(tree, False)
+    visit(tree, None)
     return found
+
+
+def requirement_met(required: str | None, cuda_present: bool) -> bool:
+    """Whether this process can reach a line that requires `required`."""
+    if required is None:
+        return True
+    if required == "cuda":
+        return cuda_present
+    found = _VERSION.fullmatch(required)
+    if found["what"] == "python":
+        have = sys.version_info[:2]
+    else:
+        import torch
+
+        have = tuple(int(p) for p in re.findall(r"\d+", torch.__version__)[:2])
+    want = tuple(int(p) for p in found["version"].split("."))
+    return have >= want if found["op"] == ">=" else have < want
 
 
 def unreached(
@@ -111,9 +138,10 @@ def unreached(
     """Statements inside the shown sections that the run did not execute.
 
     Each line is judged where it can run: on a machine without CUDA (CI), every
-    line not marked `# requires: cuda`; on a GPU machine, in a run on the CUDA
-    device, the marked ones (there a line that only a machine without a GPU
-    reaches cannot run, and the CPU machine has checked it).
+    line not marked `# requires: cuda` whose version requirement this Python and
+    torch meet; on a GPU machine, in a run on the CUDA device, the lines marked
+    `# requires: cuda` (there a line only a machine without a GPU reaches cannot
+    run, and the CPU machine has checked it).
     """
     if cuda_present and device != "cuda":
         return []
@@ -123,8 +151,12 @@ def unreached(
             rel,
             lineno,
             "a shown line that no run executes: its check proves nothing (reach it, move "
-            "it out of the page, or mark it `# requires: cuda` if only a GPU run reaches it)",
+            "it out of the page, or mark what it needs: `# requires: cuda`, "
+            "`# requires: python>=3.13`)",
         )
-        for lineno, cuda_only in sorted(statements(source).items())
-        if lineno in shown and lineno not in executed and cuda_only == cuda_present
+        for lineno, required in sorted(statements(source).items())
+        if lineno in shown
+        and lineno not in executed
+        and (required == "cuda") == cuda_present
+        and requirement_met(required, cuda_present)
     ]

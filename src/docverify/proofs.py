@@ -92,7 +92,7 @@ def _comment_checks(rel: str, lines: list[tuple[int, str]], cuda_file: bool, sou
             continue
         comment = text[text.index("#") :]
         for name in CHECK.findall(comment):
-            yield Check(name, rel, number, cuda_file or cuda_lines.get(number, False))
+            yield Check(name, rel, number, cuda_file or cuda_lines.get(number) == "cuda")
 
 
 def page_checks(page: str, root: Path) -> dict[str, Check]:
