@@ -25,10 +25,10 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def make_training(seed: int):
+def make_training(seed: int, device: str = "cpu"):
     """Model (with dropout), optimizer, scheduler and a shuffling loader, built from `seed`."""
     seed_everything(seed)
-    model = nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 1))
+    model = nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 1)).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=0.01)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
     loader = DataLoader(data, batch_size=6, shuffle=True, generator=torch.Generator().manual_seed(seed))
@@ -38,10 +38,11 @@ def make_training(seed: int):
 def train_epoch(model, opt, sched, loader) -> list[float]:
     """One epoch; every source of randomness a real loop has is used."""
     losses = []
+    device = next(model.parameters()).device
     for inputs, yb in loader:  # shuffled by the loader's generator
         xb = inputs + torch.from_numpy(np.random.normal(0, 0.01, inputs.shape)).float()  # NumPy's global generator
         xb = xb * random.uniform(0.9, 1.1)  # Python's random
-        loss = F.mse_loss(model(xb), yb)  # dropout: torch's global generator
+        loss = F.mse_loss(model(xb.to(device)), yb.to(device))  # dropout: the generator of the model's device
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -76,7 +77,8 @@ def checkpoint(epoch, model, opt, sched, loader) -> dict:
         "optimizer": opt.state_dict(),  # Adam's moments and step counts
         "scheduler": sched.state_dict(),  # where in the schedule we are
         "rng": {
-            "torch": torch.get_rng_state(),
+            "torch": torch.get_rng_state(),  # the CPU generator only
+            "cuda": torch.cuda.get_rng_state_all(),  # one state per GPU; [] on a machine without one
             "numpy": numpy_state(),
             "python": random.getstate(),
             "loader": loader.generator.get_state(),  # the order of the next epochs
@@ -91,42 +93,87 @@ model, opt, sched, loader = make_training(seed=0)
 first_half = [train_epoch(model, opt, sched, loader) for epoch in range(2)]
 torch.save(checkpoint(2, model, opt, sched, loader), path)
 del model, opt, sched, loader  # the run is interrupted here
+
+print(torch.default_generator.device, torch.equal(torch.get_rng_state(), torch.default_generator.get_state()))  # ✓ cpu-generator
+#> cpu True
+print(len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count())  # ✓ cuda-states
+#> True
 # --8<-- [end:save]
 
 
 # --8<-- [start:resume]
-def resume(path: Path, restore_rng: bool = True):
-    model, opt, sched, loader = make_training(seed=123)  # new objects, other initial weights
+ALL_RNG = ("torch", "cuda", "numpy", "python", "loader")
+
+
+def resume(path: Path, device: str = "cpu", restore: tuple = ALL_RNG):
+    """New objects from another seed, then the checkpoint, with the generator states named in `restore`."""
+    model, opt, sched, loader = make_training(seed=123, device=device)  # other initial weights
     ckpt = torch.load(path, weights_only=True)  # tensors, numbers, strings, tuples, dicts: all allowed
     model.load_state_dict(ckpt["model"])
-    opt.load_state_dict(ckpt["optimizer"])
+    opt.load_state_dict(ckpt["optimizer"])  # its state moves to the parameters' device
     sched.load_state_dict(ckpt["scheduler"])
-    if restore_rng:
-        torch.set_rng_state(ckpt["rng"]["torch"])
-        set_numpy_state(ckpt["rng"]["numpy"])
-        random.setstate(ckpt["rng"]["python"])
-        loader.generator.set_state(ckpt["rng"]["loader"])
+    rng = ckpt["rng"]
+    if "torch" in restore:
+        torch.set_rng_state(rng["torch"])
+    if "cuda" in restore:
+        torch.cuda.set_rng_state_all(rng["cuda"])
+    if "numpy" in restore:
+        set_numpy_state(rng["numpy"])
+    if "python" in restore:
+        random.setstate(rng["python"])
+    if "loader" in restore:
+        loader.generator.set_state(rng["loader"])
     return ckpt["epoch"], model, opt, sched, loader
 
 
 start, model, opt, sched, loader = resume(path)
 second_half = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
-print(first_half + second_half == straight)  # every loss, bit for bit
+print(first_half + second_half == straight)  # every loss, bit for bit ✓ same-losses
 #> True
-print(all(torch.equal(p, q) for p, q in zip(model.parameters(), straight_params, strict=True)))  # every weight
+print(all(torch.equal(p, q) for p, q in zip(model.parameters(), straight_params, strict=True)))  # every weight ✓ same-weights
 #> True
-print(sched.get_last_lr(), opt.param_groups[0]["lr"])  # 0.01 halved four times
+print(sched.get_last_lr(), opt.param_groups[0]["lr"])  # 0.01 halved four times ✓ lr-halved
 #> [0.000625] 0.000625
 # --8<-- [end:resume]
 
 # --8<-- [start:without-rng]
-start, model, opt, sched, loader = resume(path, restore_rng=False)
+start, model, opt, sched, loader = resume(path, restore=())
 resumed = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
-print(first_half + resumed == straight)  # another shuffle, other noise, other dropout masks
+print(first_half + resumed == straight)  # another shuffle, other noise, other dropout masks ✓ without-rng
 #> False
-print(all(torch.equal(p, q) for p, q in zip(model.parameters(), straight_params, strict=True)))
+print(all(torch.equal(p, q) for p, q in zip(model.parameters(), straight_params, strict=True)))  # ✓ without-rng-weights
 #> False
+for name in ALL_RNG:  # each generator matters: leave out any one of them, and the run differs
+    start, model, opt, sched, loader = resume(path, restore=tuple(g for g in ALL_RNG if g != name))
+    resumed = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
+    print(f"all but {name}: {first_half + resumed == straight}")  # ✓ each-generator
+    #> all but torch: False
+    #> all but cuda: True
+    #> all but numpy: False
+    #> all but python: False
+    #> all but loader: False
 # --8<-- [end:without-rng]
+
+# --8<-- [start:gpu]
+if torch.cuda.is_available():  # requires: cuda (on a GPU, dropout draws from the GPU's generator)
+    model, opt, sched, loader = make_training(seed=0, device="cuda")
+    gpu_straight = [train_epoch(model, opt, sched, loader) for epoch in range(4)]
+
+    model, opt, sched, loader = make_training(seed=0, device="cuda")
+    cpu_state = torch.get_rng_state()
+    gpu_first = [train_epoch(model, opt, sched, loader) for epoch in range(2)]
+    assert torch.equal(torch.get_rng_state(), cpu_state)  # the CPU generator was not drawn from ✓ gpu-not-cpu
+    torch.save(checkpoint(2, model, opt, sched, loader), path)
+
+    start, model, opt, sched, loader = resume(path, device="cuda")
+    gpu_second = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
+    assert gpu_first + gpu_second == gpu_straight  # bit for bit on the GPU too ✓ gpu-resume
+
+    no_cuda = tuple(g for g in ALL_RNG if g != "cuda")  # torch.get_rng_state() alone: the CPU's
+    start, model, opt, sched, loader = resume(path, device="cuda", restore=no_cuda)
+    gpu_second = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
+    assert gpu_first + gpu_second != gpu_straight  # other dropout masks ✓ gpu-needs-cuda-state
+# --8<-- [end:gpu]
 
 # --8<-- [start:weights-only]
 buffer = io.BytesIO()
@@ -136,11 +183,11 @@ try:
     torch.load(buffer)  # the default: weights_only=True
 except pickle.UnpicklingError as err:
     reason = next(line for line in str(err).splitlines() if "WeightsUnpickler error" in line)
-    print(reason.strip().split(" was not")[0])
+    print(reason.strip().split(" was not")[0])  # ✓ weights-only-error
     #> WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray._reconstruct
-    assert "arbitrary code execution" in str(err)  # what weights_only=False would risk
+    assert "arbitrary code execution" in str(err)  # what weights_only=False would risk ✓ arbitrary-code
 buffer.seek(0)
-print(type(torch.load(buffer, weights_only=False)["numpy"][1]))  # only for a file you trust
+print(type(torch.load(buffer, weights_only=False)["numpy"][1]))  # only for a file you trust ✓ weights-only-false
 #> <class 'numpy.ndarray'>
 tmp.cleanup()
 # --8<-- [end:weights-only]

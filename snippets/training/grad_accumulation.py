@@ -46,10 +46,10 @@ model = model_with()
 full = large_batch_gradients(model)
 k = 4
 acc = accumulated_gradients(model, sizes=[2, 2, 2, 2], weights=[1 / k] * k)  # loss / k each
-print(same(full, acc))
+print(same(full, acc))  # ✓ divided
 #> True
 unscaled = accumulated_gradients(model, sizes=[2, 2, 2, 2], weights=[1.0] * k)  # forgot the / k
-print(same(full, unscaled), same({n: k * g for n, g in full.items()}, unscaled))
+print(same(full, unscaled), same({n: k * g for n, g in full.items()}, unscaled))  # ✓ k-times
 #> False True
 # --8<-- [end:equal]
 
@@ -68,7 +68,7 @@ for i, (xb, yb) in enumerate(zip(x.split(2), y.split(2), strict=True)):  # four 
         opt_b.step()
         opt_b.zero_grad()
 
-print(all(torch.allclose(pa, pb, atol=1e-6) for pa, pb in zip(model_a.parameters(), model_b.parameters(), strict=True)))
+print(all(torch.allclose(pa, pb, atol=1e-6) for pa, pb in zip(model_a.parameters(), model_b.parameters(), strict=True)))  # ✓ loop-same
 #> True
 # --8<-- [end:loop]
 
@@ -77,7 +77,7 @@ model = model_with()
 full = large_batch_gradients(model)
 halves = accumulated_gradients(model, sizes=[5, 3], weights=[1 / 2, 1 / 2])  # mean of the two means
 by_size = accumulated_gradients(model, sizes=[5, 3], weights=[5 / 8, 3 / 8])  # each mean times n_i / N
-print(same(full, halves), same(full, by_size))
+print(same(full, halves), same(full, by_size))  # ✓ weighted
 #> False True
 # --8<-- [end:unequal]
 
@@ -85,17 +85,17 @@ print(same(full, halves), same(full, by_size))
 big, small = model_with(nn.BatchNorm1d(4)), model_with(nn.BatchNorm1d(4))
 full = large_batch_gradients(big)  # BN normalises with the statistics of 8 samples ...
 acc = accumulated_gradients(small, sizes=[4, 4], weights=[1 / 2, 1 / 2])  # ... or of 4, twice
-print([name for name in full if not torch.allclose(full[name], acc[name], atol=1e-6)])  # differ
+print([name for name in full if not torch.allclose(full[name], acc[name], atol=1e-6)])  # differ ✓ bn-differs
 #> ['0.weight', '1.weight', '2.weight']
 bn_big, bn_small = big[1], small[1]
-print(bn_big.num_batches_tracked.item(), bn_small.num_batches_tracked.item())  # one update per forward
+print(bn_big.num_batches_tracked.item(), bn_small.num_batches_tracked.item())  # one update per forward ✓ bn-updates
 #> 1 2
-print(torch.allclose(bn_big.running_mean, bn_small.running_mean))
+print(torch.allclose(bn_big.running_mean, bn_small.running_mean))  # ✓ bn-running
 #> False
 
 for norm in (nn.LayerNorm(4), nn.GroupNorm(2, 4)):  # per-sample normalisation: no batch statistics
     model = model_with(norm)
-    print(type(norm).__name__, same(large_batch_gradients(model), accumulated_gradients(model, [4, 4], [1 / 2, 1 / 2])))
+    print(type(norm).__name__, same(large_batch_gradients(model), accumulated_gradients(model, [4, 4], [1 / 2, 1 / 2])))  # ✓ per-sample
     #> LayerNorm True
     #> GroupNorm True
 # --8<-- [end:batchnorm]

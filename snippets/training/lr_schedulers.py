@@ -33,12 +33,12 @@ with warnings.catch_warnings(record=True) as caught:
         sched.step()  # WRONG order: the scheduler first ...
         used.append(current_lr(opt))
         opt.step()  # ... then the optimizer
-print(used)  # the first value of the schedule, 0.1, was never used
+print(used)  # the first value of the schedule, 0.1, was never used ✓ wrong-order
 #> [0.05, 0.025, 0.0125]
-assert len(caught) == 1 and caught[0].category is UserWarning
-print(str(caught[0].message).split(".  ")[0])
+assert len(caught) == 1 and caught[0].category is UserWarning  # once, for three calls ✓ warned-once
+print(str(caught[0].message).split(".  ")[0])  # ✓ warning-text
 #> Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`
-assert "skipping the first value of the learning rate schedule" in str(caught[0].message)
+assert "skipping the first value of the learning rate schedule" in str(caught[0].message)  # ✓ skips-first
 
 opt = new_optimizer(lr=0.1)
 sched = StepLR(opt, step_size=1, gamma=0.5)
@@ -47,7 +47,7 @@ for _ in range(3):
     used.append(current_lr(opt))
     opt.step()  # right: optimizer first ...
     sched.step()  # ... then the scheduler
-print(used)
+print(used)  # ✓ right-order
 #> [0.1, 0.05, 0.025]
 # --8<-- [end:order]
 
@@ -62,13 +62,13 @@ for _ in range(total_steps + 5):  # 5 steps too many, to see what happens after 
     lrs.append(current_lr(opt))
     opt.step()
     sched.step()
-print([round(lr, 4) for lr in lrs[:7]])  # warm-up: 0.1 x (0.1, 0.28, ... ), then cosine from 0.1
+print([round(lr, 4) for lr in lrs[:7]])  # warm-up: 0.1 x (0.1, 0.28, ... ), then cosine from 0.1 ✓ warmup
 #> [0.01, 0.028, 0.046, 0.064, 0.082, 0.1, 0.0994]
-assert math.isclose(lrs[0], 0.1 * 0.1) and lrs[warmup_steps] == max(lrs) == 0.1  # the peak: at the milestone
+assert math.isclose(lrs[0], 0.1 * 0.1) and lrs[warmup_steps] == max(lrs) == 0.1  # the peak: at the milestone ✓ peak
 for step in range(warmup_steps, total_steps + 1):  # then the cosine formula, step for step
     t = (step - warmup_steps) / (total_steps - warmup_steps)
-    assert math.isclose(lrs[step], 0.1 * (1 + math.cos(math.pi * t)) / 2, abs_tol=1e-12)
-print(round(lrs[15], 4), lrs[total_steps], [round(lr, 4) for lr in lrs[total_steps:]])  # half-way; 0 at the end
+    assert math.isclose(lrs[step], 0.1 * (1 + math.cos(math.pi * t)) / 2, abs_tol=1e-12)  # ✓ cosine-formula
+print(round(lrs[15], 4), lrs[total_steps], [round(lr, 4) for lr in lrs[total_steps:]])  # half-way; 0 at the end ✓ half-end
 #> 0.05 0.0 [0.0, 0.0006, 0.0024, 0.0054, 0.0095]
 # --8<-- [end:warmup-cosine]
 
@@ -81,19 +81,19 @@ for _ in range(10):  # stepped once per BATCH, total_steps times
     momenta.append(opt.param_groups[0]["momentum"])
     opt.step()
     sched.step()
-print([round(lr, 4) for lr in lrs])
+print([round(lr, 4) for lr in lrs])  # ✓ one-cycle-lrs
 #> [0.04, 0.52, 1.0, 0.9505, 0.8117, 0.6113, 0.3887, 0.1883, 0.0495, 0.0]
-print(lrs.index(max(lrs)), round(0.3 * 10) - 1)  # the peak: step pct_start * total_steps - 1
+print(lrs.index(max(lrs)), round(0.3 * 10) - 1)  # the peak: step pct_start * total_steps - 1 ✓ one-cycle-peak
 #> 2 2
-print(math.isclose(lrs[0], 1.0 / 25), math.isclose(lrs[-1], 1.0 / 25 / 1e4))  # max_lr / div_factor; / final_div_factor
+print(math.isclose(lrs[0], 1.0 / 25), math.isclose(lrs[-1], 1.0 / 25 / 1e4))  # max_lr / div_factor; / final_div_factor ✓ one-cycle-ends
 #> True True
-print([round(m, 3) for m in momenta])  # momentum moves the other way: lowest at the peak
+print([round(m, 3) for m in momenta])  # momentum moves the other way: lowest at the peak ✓ momentum
 #> [0.95, 0.9, 0.85, 0.855, 0.869, 0.889, 0.911, 0.931, 0.945, 0.95]
 try:
     opt.step()
     sched.step()  # one step more than total_steps
 except ValueError as err:
-    print(err)
+    print(err)  # ✓ step-limit
     #> Tried to step 11 times. The specified number of total steps is 10
 # --8<-- [end:one-cycle]
 

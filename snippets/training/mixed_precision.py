@@ -38,7 +38,7 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
         "h + x[:, :3]": h + x[:, :3],
     }
 for name, out in ops.items():
-    print(f"{name:>15}: {out.dtype}")
+    print(f"{name:>15}: {out.dtype}")  # ✓ cpu-dtypes
     #>          linear: torch.bfloat16
     #>         x @ x.T: torch.bfloat16
     #>          conv1d: torch.bfloat16
@@ -58,14 +58,14 @@ for name, out in ops.items():
 # --8<-- [end:dtypes]
 
 # --8<-- [start:reductions]
-assert torch.finfo(torch.bfloat16).eps == 2.0**-7  # 8 significant bits
+assert torch.finfo(torch.bfloat16).eps == 2.0**-7  # 8 significant bits ✓ bf16-bits
 ones = torch.ones(257, dtype=torch.bfloat16)
-print(ones.sum(), ones.float().sum())  # 257 = 0b100000001 needs 9
+print(ones.sum(), ones.float().sum())  # 257 = 0b100000001 needs 9 ✓ sum-257
 #> tensor(256., dtype=torch.bfloat16) tensor(257.)
 with torch.autocast("cpu", dtype=torch.bfloat16):
     h = linear(x)
     probs = h.float().softmax(-1)  # cast up yourself where precision matters
-print(probs.dtype)
+print(probs.dtype)  # ✓ cast-up
 #> torch.float32
 # --8<-- [end:reductions]
 
@@ -76,19 +76,58 @@ with torch.autocast("cpu", dtype=torch.bfloat16):  # only the forward pass and t
     out = model(x)
     loss = F.mse_loss(out, target)
 loss.backward()  # outside autocast
+grads = [p.grad.clone() for p in model.parameters()]
+model.zero_grad()
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    F.mse_loss(model(x), target).backward()  # inside: each backward op runs in its forward op's dtype anyway
+assert all(torch.equal(g, p.grad) for g, p in zip(grads, model.parameters(), strict=True))  # ✓ backward-same
 opt.step()
-print(out.dtype, loss.dtype, model[0].weight.dtype, model[0].weight.grad.dtype)
+print(out.dtype, loss.dtype, model[0].weight.dtype, model[0].weight.grad.dtype)  # ✓ step-dtypes
 #> torch.bfloat16 torch.float32 torch.float32 torch.float32
 # --8<-- [end:training-step]
 
 # --8<-- [start:range]
-print(torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).max, torch.finfo(torch.float32).max)
+print(torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).max, torch.finfo(torch.float32).max)  # ✓ max
 #> 65504.0 3.3895313892515355e+38 3.4028234663852886e+38
-print(torch.finfo(torch.float16).eps, torch.finfo(torch.bfloat16).eps)  # float16 has the finer steps
+print(torch.finfo(torch.float16).eps, torch.finfo(torch.bfloat16).eps)  # float16 has the finer steps ✓ eps
 #> 0.0009765625 0.0078125
 small_and_large = torch.tensor([1e-8, 7e4])  # a tiny gradient, a large activation
-print(small_and_large.half())  # float16: the tiny one underflows to 0, the large one overflows
+print(small_and_large.half())  # float16: the tiny one underflows to 0, the large one overflows ✓ fp16-range
 #> tensor([0., inf], dtype=torch.float16)
-print(small_and_large.bfloat16())  # bfloat16: float32's range, fewer digits
+print(small_and_large.bfloat16())  # bfloat16: float32's range, fewer digits ✓ bf16-range
 #> tensor([1.0012e-08, 7.0144e+04], dtype=torch.bfloat16)
 # --8<-- [end:range]
+
+# --8<-- [start:grad-scaler]
+torch.manual_seed(0)
+model = nn.Linear(8, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+print(torch.amp.GradScaler("cpu").get_growth_interval())  # the default: 2000 good steps in a row ✓ default-interval
+#> 2000
+scaler = torch.amp.GradScaler("cpu", growth_interval=3)  # 3 here, to see it happen
+print(scaler.get_scale(), scaler.get_growth_factor(), scaler.get_backoff_factor())  # ✓ scaler-factors
+#> 65536.0 2.0 0.5
+for step in range(8):
+    opt.zero_grad()
+    with torch.autocast("cpu", dtype=torch.float16):
+        loss = F.mse_loss(model(x), target)
+    scaler.scale(loss).backward()  # the gradients of loss * scale
+    if step == 4:
+        model.weight.grad[0, 0] = float("inf")  # an overflow, as too large a scale would cause
+    scaled, scale = model.weight.grad.clone(), scaler.get_scale()
+    scaler.unscale_(opt)  # divides the gradients by the scale, in place: clip after this
+    assert torch.equal(model.weight.grad * scale, scaled)  # ✓ unscale-divides
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+    before = model.weight.detach().clone()
+    scaler.step(opt)  # runs opt.step() only if every gradient is finite
+    scaler.update()  # the scale for the next step
+    print(f"step {step}: stepped {not torch.equal(model.weight, before)}, scale now {scaler.get_scale():.0f}")  # ✓ scale-history
+    #> step 0: stepped True, scale now 65536
+    #> step 1: stepped True, scale now 65536
+    #> step 2: stepped True, scale now 131072
+    #> step 3: stepped True, scale now 131072
+    #> step 4: stepped False, scale now 65536
+    #> step 5: stepped True, scale now 65536
+    #> step 6: stepped True, scale now 65536
+    #> step 7: stepped True, scale now 131072
+# --8<-- [end:grad-scaler]

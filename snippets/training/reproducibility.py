@@ -4,8 +4,13 @@ Page: docs/training/reproducibility.md
 """
 
 # --8<-- [start:setup]
+import multiprocessing
 import random
+import subprocess
+import sys
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -24,47 +29,54 @@ def draw() -> tuple:
     return random.random(), np.random.rand(), torch.rand(1).item()
 
 
-seed_everything(0)
-first = draw()
-seed_everything(0)
-print(draw() == first)  # the same seeds, the same numbers
-#> True
-print([round(v, 4) for v in first])
-#> [0.8444, 0.5488, 0.4963]
+if __name__ == "__main__":  # not when a worker started with spawn imports this file: see below
+    seed_everything(0)
+    first = draw()
+    seed_everything(0)
+    print(draw() == first)  # the same seeds, the same numbers ✓ same-seeds
+    #> True
+    print([round(v, 4) for v in first])
+    #> [0.8444, 0.5488, 0.4963]
 
-np.random.seed(0)
-torch.manual_seed(0)  # each library has its own generator: this one leaves NumPy's alone ...
-random.seed(1)  # ... and so does this one
-print(np.random.rand() == first[1])
-#> True
+    np.random.seed(0)
+    torch.manual_seed(0)  # each library has its own generator: this one leaves NumPy's alone ...
+    random.seed(1)  # ... and so does this one
+    print(np.random.rand() == first[1])  # ✓ own-generators
+    #> True
 # --8<-- [end:seeds]
 
 # --8<-- [start:deterministic]
-values = torch.tensor([1.0, 2.0, 3.0, 4.0])
-index = torch.tensor([0, 1, 1, 3])  # position 1 is written twice: which write wins?
-torch.use_deterministic_algorithms(True)
-try:
-    torch.zeros(5).put_(index, values)
-except RuntimeError as err:
-    print(str(err).split(", but")[0])
-    #> put_ does not have a deterministic implementation
-    assert "torch.use_deterministic_algorithms(True)" in str(err)
-finally:
-    torch.use_deterministic_algorithms(False)
-
-torch.use_deterministic_algorithms(True, warn_only=True)  # a warning instead of the error
-try:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+if __name__ == "__main__":
+    values = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    index = torch.tensor([0, 1, 1, 3])  # position 1 is written twice: which write wins?
+    torch.use_deterministic_algorithms(True)
+    try:
         torch.zeros(5).put_(index, values)
-    assert len(caught) == 1 and caught[0].category is UserWarning
-    print(str(caught[0].message).split(", but")[0])
-    #> put_ does not have a deterministic implementation
+    except RuntimeError as err:
+        print(str(err).split(", but")[0])  # ✓ put-error
+        #> put_ does not have a deterministic implementation
+        assert "torch.use_deterministic_algorithms(True)" in str(err)
+    finally:
+        torch.use_deterministic_algorithms(False)
 
-    print(torch.zeros(5).put_(index, values, accumulate=True))  # summing the duplicates: allowed
-    #> tensor([1., 5., 0., 4., 0.])
-finally:
-    torch.use_deterministic_algorithms(False)
+    torch.use_deterministic_algorithms(True, warn_only=True)  # a warning instead of the error
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            torch.zeros(5).put_(index, values)
+        assert len(caught) == 1 and caught[0].category is UserWarning  # ✓ warn-only
+        print(str(caught[0].message).split(", but")[0])
+        #> put_ does not have a deterministic implementation
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            print(torch.zeros(5).put_(index, values, accumulate=True))  # summing the duplicates: allowed ✓ accumulate
+            #> tensor([1., 5., 0., 4., 0.])
+        assert caught == []  # and no warning ✓ accumulate-silent
+    finally:
+        torch.use_deterministic_algorithms(False)
+    print(torch.are_deterministic_algorithms_enabled())  # a global setting: switched off again ✓ switched-off
+    #> False
 # --8<-- [end:deterministic]
 
 
@@ -89,7 +101,7 @@ def seed_worker(worker_id: int) -> None:
     info.dataset.rng = np.random.default_rng(info.seed)  # info.seed: drawn from the loader's generator
 
 
-def one_epoch(seed: int, worker_init_fn=seed_worker) -> list:
+def one_epoch(seed: int, worker_init_fn=seed_worker, start_method: str | None = None) -> list:
     loader = DataLoader(
         NoisySquares(),
         batch_size=2,
@@ -97,29 +109,64 @@ def one_epoch(seed: int, worker_init_fn=seed_worker) -> list:
         num_workers=2,
         worker_init_fn=worker_init_fn,
         generator=torch.Generator().manual_seed(seed),  # shuffling AND the workers' seeds
+        multiprocessing_context=start_method,  # None: the platform's default
     )
     return [(i.tolist(), v.tolist()) for i, v in loader]
 
 
-run_1 = one_epoch(seed=0)
-torch.rand(1000)  # other code drawing from the global generator between the runs
-run_2 = one_epoch(seed=0)
-print(run_1 == run_2)  # two runs: the same order and the same noise
-#> True
-for indices, values in run_1:
-    print(indices, values)
-    #> [5, 3] [24.593, 8.722]
-    #> [1, 7] [1.467, 49.163]
-    #> [2, 6] [5.836, 36.714]
-    #> [4, 0] [14.697, -0.743]
-print(one_epoch(seed=1) != run_1)  # and the generator's seed is what decides them
-#> True
+if __name__ == "__main__":  # a spawned worker imports this file: it must not start loaders itself
+    run_1 = one_epoch(seed=0)
+    torch.rand(1000)  # other code drawing from the global generator between the runs
+    run_2 = one_epoch(seed=0)
+    print(run_1 == run_2)  # two runs: the same order and the same noise ✓ two-runs
+    #> True
+    for indices, values in run_1:
+        print(indices, values)
+        #> [5, 3] [24.593, 8.722]
+        #> [1, 7] [1.467, 49.163]
+        #> [2, 6] [5.836, 36.714]
+        #> [4, 0] [14.697, -0.743]
+    print(one_epoch(seed=1) != run_1)  # and the generator's seed is what decides them ✓ other-seed
+    #> True
+    print(multiprocessing.get_start_method())  # the default here, on Linux ✓ default-fork
+    #> fork
+    print(one_epoch(seed=0, start_method="spawn") == run_1)  # as macOS and Windows start workers ✓ spawn-same
+    #> True
 # --8<-- [end:workers]
 
 # --8<-- [start:no-init-fn]
-noise = [round(v - i**2, 3) for indices, values in one_epoch(seed=0, worker_init_fn=None)
-         for i, v in zip(indices, values, strict=True)]
-print(noise)  # without worker_init_fn: both workers draw the same noise sequence
-#> [0.126, -0.132, 0.126, -0.132, 0.64, 0.105, 0.64, 0.105]
-assert noise[0:2] == noise[2:4] and noise[4:6] == noise[6:8]  # worker 1's batches repeat worker 0's
+if __name__ == "__main__":
+    noise = [round(v - i**2, 3) for indices, values in one_epoch(seed=0, worker_init_fn=None)
+             for i, v in zip(indices, values, strict=True)]
+    print(noise)  # without worker_init_fn: both workers draw the same noise sequence ✓ same-noise
+    #> [0.126, -0.132, 0.126, -0.132, 0.64, 0.105, 0.64, 0.105]
+    assert noise[0:2] == noise[2:4] and noise[4:6] == noise[6:8]  # worker 1's batches repeat worker 0's ✓ repeats
 # --8<-- [end:no-init-fn]
+
+# --8<-- [start:no-guard]
+UNGUARDED = """
+import multiprocessing
+
+print("running as", __name__, flush=True)  # the script; then, in the worker, the script again
+worker = multiprocessing.get_context("spawn").Process(target=print)  # as a DataLoader starts a worker
+worker.start()
+worker.join()
+print("exit code of the worker:", worker.exitcode)
+"""
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "unguarded.py"
+        script.write_text(UNGUARDED)
+        run = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True
+        )  # the script itself exits 0: only its worker fails
+    print(run.stdout.strip())  # ✓ unguarded-exit
+    #> running as __main__
+    #> running as __mp_main__
+    #> exit code of the worker: 1
+    error = " ".join(run.stderr.split())  # the worker's traceback, its lines joined
+    print(error[error.index("An attempt"):error.index("phase.") + 6])  # ✓ unguarded-error
+    #> An attempt has been made to start a new process before the current process has finished its bootstrapping phase.
+    assert "if __name__ == '__main__':" in error  # the message names the fix ✓ names-the-fix
+# --8<-- [end:no-guard]

@@ -20,20 +20,20 @@ x = torch.tensor([[1.0, -2.0], [0.5, 3.0]])
 # --8<-- [end:setup]
 
 # --8<-- [start:default]
-print(inspect.signature(torch.optim.Optimizer.zero_grad))
+print(inspect.signature(torch.optim.Optimizer.zero_grad))  # ✓ default-optimizer
 #> (self, set_to_none: bool = True) -> None
-print(inspect.signature(nn.Module.zero_grad))
+print(inspect.signature(nn.Module.zero_grad))  # ✓ default-module
 #> (self, set_to_none: bool = True) -> None
 
 model = two_heads()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 (model["a"](x) + model["b"](x)).sum().backward()
 opt.zero_grad()  # the default: the gradients are dropped ...
-print(model["a"].weight.grad)
+print(model["a"].weight.grad)  # ✓ default-none
 #> None
 (model["a"](x) + model["b"](x)).sum().backward()
 opt.zero_grad(set_to_none=False)  # ... or filled with zeros
-print(model["a"].weight.grad)
+print(model["a"].weight.grad)  # ✓ false-zeros
 #> tensor([[0., 0.]])
 # --8<-- [end:default]
 
@@ -55,35 +55,46 @@ def two_steps(make_optimizer, set_to_none: bool):
     return model, opt, not torch.equal(model["b"].weight, after_step_1)
 
 
+optimizers = {
+    "SGD": lambda params: torch.optim.SGD(params, lr=0.1),
+    "SGD momentum=0.9": lambda params: torch.optim.SGD(params, lr=0.1, momentum=0.9),
+    "SGD weight_decay=0.01": lambda params: torch.optim.SGD(params, lr=0.1, weight_decay=0.01),
+    "Adam": lambda params: torch.optim.Adam(params, lr=0.1),
+}
+print("head b moved in step 2?   .grad None   .grad zero")
+#> head b moved in step 2?   .grad None   .grad zero
+for name, make in optimizers.items():
+    moved = [two_steps(make, set_to_none)[2] for set_to_none in (True, False)]
+    print(f"{name:>23}: {moved[0]!s:>11} {moved[1]!s:>12}")  # ✓ moved-table
+    #>                     SGD:       False        False
+    #>        SGD momentum=0.9:       False         True
+    #>   SGD weight_decay=0.01:       False         True
+    #>                    Adam:       False         True
+    if name == "SGD":
+        assert moved == [False, False]  # plain SGD: a zero gradient is a zero update ✓ plain-sgd-stays
+    else:
+        assert moved == [False, True]  # momentum, weight decay, Adam: it moves ✓ zero-moves
+
+
 def sgd(params):
+    """With a zero gradient, SGD still applies momentum and weight decay: how far does it move?"""
     return torch.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01)
 
 
-m_none, opt_none, moved = two_steps(sgd, set_to_none=True)
-print(m_none["b"].weight.grad, moved)  # no gradient: SGD skipped head b
-#> None False
-m_zero, opt_zero, moved = two_steps(sgd, set_to_none=False)
-print(m_zero["b"].weight.grad, moved)  # a zero gradient: SGD stepped head b
-#> tensor([[0., 0.]]) True
-
-# With a zero gradient, SGD still applies momentum and weight decay:
+m_none, opt_none, _ = two_steps(sgd, set_to_none=True)
+m_zero, opt_zero, _ = two_steps(sgd, set_to_none=False)
+print(m_none["b"].weight.grad, m_zero["b"].weight.grad)  # ✓ grads-after
+#> None tensor([[0., 0.]])
 w1 = m_none["b"].weight.detach()  # head b after step 1 (step 2 left it alone)
 buf1 = opt_none.state[m_none["b"].weight]["momentum_buffer"]  # its momentum after step 1
 buf2 = 0.9 * buf1 + 0.01 * (0 + w1)  # momentum * buffer + (gradient + weight_decay * w)
-assert torch.allclose(m_zero["b"].weight, w1 - 0.1 * buf2)
+assert torch.allclose(m_zero["b"].weight, w1 - 0.1 * buf2)  # ✓ sgd-formula
 print(m_zero["b"].weight.detach() - w1)
 #> tensor([[-0.1339, -0.0894]])
 
-
-
-def adam(params):
-    return torch.optim.Adam(params, lr=0.1)
-
-
 for set_to_none in (True, False):
-    m, o, moved = two_steps(adam, set_to_none)
-    print(f"set_to_none={set_to_none}: head b moved in step 2: {moved}, Adam's step count for it: "
-          f"{o.state[m['b'].weight]['step'].item():.0f}")
-    #> set_to_none=True: head b moved in step 2: False, Adam's step count for it: 1
-    #> set_to_none=False: head b moved in step 2: True, Adam's step count for it: 2
+    m, o, _ = two_steps(optimizers["Adam"], set_to_none)
+    print(f"set_to_none={set_to_none}: Adam's step count for head b: {o.state[m['b'].weight]['step'].item():.0f}")  # ✓ adam-steps
+    #> set_to_none=True: Adam's step count for head b: 1
+    #> set_to_none=False: Adam's step count for head b: 2
 # --8<-- [end:no-grad-step]
