@@ -42,7 +42,7 @@ print(model(torch.randn(2, 3, 16, 16)).shape)  # one forward: 2 images in, 10 sc
 # --8<-- [end:net]
 
 # --8<-- [start:children]
-print([name for name, _ in model.named_children()])  # direct sub-modules only
+print([name for name, _ in model.named_children()])  # direct sub-modules only ✓ children-direct
 #> ['stem', 'blocks', 'head']
 print(len(list(model.children())))
 #> 3
