@@ -109,12 +109,12 @@ class WithModuleList(nn.Module):
 
 plain, registered = WithList(), WithModuleList()
 for m in (plain, registered):
-    print(
+    print(  # ✓ list-counts
         f"{type(m).__name__:15}",
         f"modules {len(list(m.modules()))}",
         f"parameters {len(list(m.parameters()))}",
         f"state_dict keys {len(m.state_dict())}",
-    )  # ✓ list-counts
+    )
     #> WithList        modules 1 parameters 0 state_dict keys 0
     #> WithModuleList  modules 5 parameters 6 state_dict keys 6
 # --8<-- [end:list-vs-modulelist]
