@@ -11,7 +11,7 @@ torch.manual_seed(0)
 # --8<-- [end:setup]
 
 # --8<-- [start:default]
-print(nn.Conv2d(3, 16, 3).bias is not None)  # bias=True is the default
+print(nn.Conv2d(3, 16, 3).bias is not None)  # bias=True is the default ✓ default
 #> True
 # --8<-- [end:default]
 
@@ -23,11 +23,11 @@ with torch.no_grad():
     for bias_value in (-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0):
         conv.bias.fill_(bias_value)  # the same bias on every channel; the filters stay as they are
         active[bias_value] = (torch.relu(conv(images)) > 0).float().mean().item()
-print({bias_value: round(share, 2) for bias_value, share in active.items()})
+print({bias_value: round(share, 2) for bias_value, share in active.items()})  # ✓ activation-grows
 #> {-3.0: 0.0, -1.0: 0.04, -0.5: 0.19, 0.0: 0.49, 0.5: 0.81, 1.0: 0.96, 3.0: 1.0}
 shares = list(active.values())
-assert (torch.tensor(shares).diff() > 0).all()  # a larger bias: more active units, at every step
-assert shares[0] < 0.01 and shares[-1] > 0.99  # from almost none to almost all
+assert (torch.tensor(shares).diff() > 0).all()  # a larger bias: more active units, at every step ✓ activation-grows
+assert shares[0] < 0.01 and shares[-1] > 0.99  # from almost none to almost all ✓ activation-range
 # --8<-- [end:activation]
 
 # --8<-- [start:build]
@@ -45,28 +45,28 @@ batches = [torch.randn(8, 3, 12, 12) for _ in range(5)]
 with torch.no_grad():  # before BN: the bias shifts each channel's mean by exactly the bias ...
     conv_a, conv_b = with_bias[0](batches[0]), without_bias[0](batches[0])
     shift = conv_a.mean(dim=(0, 2, 3)) - conv_b.mean(dim=(0, 2, 3))
-    assert torch.allclose(shift, with_bias[0].bias, atol=1e-5)
+    assert torch.allclose(shift, with_bias[0].bias, atol=1e-5)  # ✓ mean-shift
     # ... and leaves each channel's variance as it was
-    assert torch.allclose(conv_a.var(dim=(0, 2, 3)), conv_b.var(dim=(0, 2, 3)), atol=1e-4)
+    assert torch.allclose(conv_a.var(dim=(0, 2, 3)), conv_b.var(dim=(0, 2, 3)), atol=1e-4)  # ✓ var-same
 
 for batch in batches:  # training mode: BN normalises with the batch's own mean
     out_a, out_b = with_bias(batch), without_bias(batch)
-    assert torch.allclose(out_a, out_b, atol=1e-5)
+    assert torch.allclose(out_a, out_b, atol=1e-5)  # ✓ train-equal
 print((out_a - out_b).abs().max().item() < 1e-5)
 #> True
 # --8<-- [end:train-mode]
 
 # --8<-- [start:eval-mode]
 bn_a, bn_b = with_bias[1], without_bias[1]
-print(nn.BatchNorm2d(16).momentum, nn.BatchNorm2d(16).running_mean.abs().max().item())  # defaults
+print(nn.BatchNorm2d(16).momentum, nn.BatchNorm2d(16).running_mean.abs().max().item())  # defaults ✓ bn-defaults
 #> 0.1 0.0
 # the running mean absorbed the bias exactly (momentum 0.1, 5 batches: 1 - 0.9**5 of it) ...
 absorbed = (1 - 0.9**5) * with_bias[0].bias
-assert torch.allclose(bn_a.running_mean - bn_b.running_mean, absorbed, atol=1e-5)
+assert torch.allclose(bn_a.running_mean - bn_b.running_mean, absorbed, atol=1e-5)  # ✓ running-absorbed
 print(f"{1 - 0.9**5:.2f}")
 #> 0.41
 # ... and the running variance did not see it at all
-assert torch.allclose(bn_a.running_var, bn_b.running_var, atol=1e-5)
+assert torch.allclose(bn_a.running_var, bn_b.running_var, atol=1e-5)  # ✓ running-var-equal
 print(bn_a.num_batches_tracked.item(), bn_b.num_batches_tracked.item())
 #> 5 5
 
@@ -74,7 +74,7 @@ with_bias.eval()
 without_bias.eval()
 test = torch.randn(4, 3, 12, 12)
 diff = (with_bias(test) - without_bias(test)).abs().max().item()
-print(f"eval-mode difference {diff:.2f}")  # not zero: the running mean is still catching up
+print(f"eval-mode difference {diff:.2f}")  # not zero: the running mean is still catching up ✓ eval-differs
 #> eval-mode difference 3.03
 # --8<-- [end:eval-mode]
 
@@ -89,8 +89,8 @@ for batch in batches:
     without_bias(batch)
 with_bias.eval()
 without_bias.eval()
-assert torch.allclose(bn_a.running_mean - bn_b.running_mean, with_bias[0].bias, atol=1e-5)
-assert torch.allclose(with_bias(test), without_bias(test), atol=1e-4)
+assert torch.allclose(bn_a.running_mean - bn_b.running_mean, with_bias[0].bias, atol=1e-5)  # ✓ cumulative-full
+assert torch.allclose(with_bias(test), without_bias(test), atol=1e-4)  # ✓ eval-converged
 print("eval outputs equal once the running mean holds the full bias")
 #> eval outputs equal once the running mean holds the full bias
 # --8<-- [end:eval-converged]
@@ -107,17 +107,22 @@ for _ in range(100):  # 100 training batches: the running mean misses 0.9**100 o
     without_bias(batch)
 with_bias.eval()
 without_bias.eval()
-print(f"{0.9**100:.0e}", torch.allclose(with_bias(test), without_bias(test), atol=1e-3))
+missed = bn_a.running_mean - bn_b.running_mean - with_bias[0].bias  # what the running mean still misses
+assert torch.allclose(missed, -(0.9**100) * with_bias[0].bias, atol=1e-5)  # ✓ running-100
+print(f"{0.9**100:.0e}", torch.allclose(with_bias(test), without_bias(test), atol=1e-3))  # ✓ eval-100
 #> 3e-05 True
 # --8<-- [end:eval-default-momentum]
 
 # --8<-- [start:beta]
 with torch.no_grad():
     bn_a.bias.uniform_(-1.0, 1.0)  # BN's own shift, beta
+    bn_b.bias.copy_(bn_a.bias)
 with_bias.train()
+without_bias.train()
 out = with_bias(batches[0])
-print(torch.allclose(out.mean(dim=(0, 2, 3)), bn_a.bias, atol=1e-5))  # output mean = beta, not the conv bias
+print(torch.allclose(out.mean(dim=(0, 2, 3)), bn_a.bias, atol=1e-5))  # output mean = beta, not the conv bias ✓ beta-offset
 #> True
+assert torch.allclose(without_bias(batches[0]).mean(dim=(0, 2, 3)), bn_b.bias, atol=1e-5)  # no conv bias: the same ✓ beta-offset
 # --8<-- [end:beta]
 
 
@@ -126,11 +131,11 @@ def n_params(module: nn.Module) -> int:
     return sum(p.numel() for p in module.parameters())
 
 
-print(n_params(with_bias), n_params(without_bias))  # 16 conv biases saved
+print(n_params(with_bias), n_params(without_bias))  # 16 conv biases saved ✓ saved-count
 #> 480 464
 for c_in, c_out in [(64, 64), (256, 256), (512, 512)]:
     conv = nn.Conv2d(c_in, c_out, 3)
-    print(f"{c_in}->{c_out}: bias is {conv.bias.numel() / n_params(conv):.4%} of the conv's parameters")
+    print(f"{c_in}->{c_out}: bias is {conv.bias.numel() / n_params(conv):.4%} of the conv's parameters")  # ✓ saved-share
     #> 64->64: bias is 0.1733% of the conv's parameters
     #> 256->256: bias is 0.0434% of the conv's parameters
     #> 512->512: bias is 0.0217% of the conv's parameters

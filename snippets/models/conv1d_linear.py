@@ -17,15 +17,15 @@ torch.manual_seed(0)
 # --8<-- [start:shapes]
 linear = nn.Linear(256, 512)
 conv = nn.Conv1d(256, 512, kernel_size=1)
-print(linear.weight.shape, conv.weight.shape)  # same numbers, one extra kernel axis
+print(linear.weight.shape, conv.weight.shape)  # same numbers, one extra kernel axis ✓ weights-shape
 #> torch.Size([512, 256]) torch.Size([512, 256, 1])
 x = torch.randn(4, 100, 256)  # (N, L, C): what Linear wants, channels last
-print(linear(x).shape)
+print(linear(x).shape)  # ✓ linear-shape
 #> torch.Size([4, 100, 512])
-print(conv(x.permute(0, 2, 1)).shape)  # Conv1d wants (N, C, L): channels first
+print(conv(x.permute(0, 2, 1)).shape)  # Conv1d wants (N, C, L): channels first ✓ conv-shape
 #> torch.Size([4, 512, 100])
 view = x.permute(0, 2, 1)  # no copy: the same memory, read with other strides
-print(view.data_ptr() == x.data_ptr(), view.is_contiguous(), view.stride())
+print(view.data_ptr() == x.data_ptr(), view.is_contiguous(), view.stride())  # ✓ permute-view
 #> True False (25600, 1, 256)
 # --8<-- [end:shapes]
 
@@ -44,7 +44,7 @@ def matched_pair(in_features: int, out_features: int) -> tuple[nn.Linear, nn.Con
 linear, conv = matched_pair(256, 512)
 y_linear = linear(x)  # (N, L, 512)
 y_conv = conv(x.permute(0, 2, 1)).permute(0, 2, 1)  # back to (N, L, 512)
-assert torch.allclose(y_linear, y_conv, atol=1e-5)
+assert torch.allclose(y_linear, y_conv, atol=1e-5)  # ✓ equivalence
 print((y_linear - y_conv).abs().max().item() < 1e-5)
 #> True
 # --8<-- [end:equivalence]
@@ -53,14 +53,14 @@ print((y_linear - y_conv).abs().max().item() < 1e-5)
 try:
     conv(x)  # forgot the permute: 100 positions are taken for 100 channels
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ layout-error
     #> Given groups=1, weight of size [512, 256, 1], expected input[4, 100, 256] to have 256 channels, but got 100 channels instead
 # --8<-- [end:layout-error]
 
 # --8<-- [start:tiny-benchmark]
-print(inspect.signature(benchmark.Timer).parameters["num_threads"].default)  # one thread unless told
+print(inspect.signature(benchmark.Timer).parameters["num_threads"].default)  # one thread unless told ✓ timer-threads
 #> 1
-assert "perform warmups" in benchmark.Timer.__doc__ and "synchronize" in benchmark.Timer.__doc__
+assert "perform warmups" in benchmark.Timer.__doc__ and "synchronize" in benchmark.Timer.__doc__  # ✓ timer-doc
 x_small = torch.randn(2, 64, 256)  # (N, L, C)
 timers = {
     "linear": benchmark.Timer("linear(x)", globals={"linear": linear, "x": x_small}),
@@ -68,7 +68,7 @@ timers = {
 }
 with torch.no_grad():
     median = {name: timer.blocked_autorange(min_run_time=0.01).median for name, timer in timers.items()}
-assert all(seconds > 0 for seconds in median.values())
+assert all(seconds > 0 for seconds in median.values())  # ✓ timer-runs
 # timings vary from run to run and machine to machine: shown on stderr, never `#>`-checked
 print(f"median seconds per call: {median}; conv1d / linear: {median['conv1d'] / median['linear']:.2f}", file=sys.stderr)
 # --8<-- [end:tiny-benchmark]

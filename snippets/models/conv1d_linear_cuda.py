@@ -27,6 +27,6 @@ def call_and_wait():
 
 
 waited = timeit.timeit(call_and_wait, number=3)
-assert busy_when_timeit_returned  # the bare timeit measured the launches, not the work
-assert waited > bare
+assert busy_when_timeit_returned  # the bare timeit measured the launches, not the work ✓ gpu-busy
+assert waited > bare  # ✓ gpu-waited-longer
 # --8<-- [end:notes-timing]

@@ -13,15 +13,20 @@ torch.manual_seed(0)
 # --8<-- [start:p-meaning]
 drop = nn.Dropout(p=0.3)
 y = drop(torch.ones(100_000))  # a fresh module is in training mode
-print(f"zeroed: {(y == 0).float().mean():.3f}")  # p is the probability of DROPPING
+print(f"zeroed: {(y == 0).float().mean():.3f}")  # p is the probability of DROPPING ✓ p-zeroed
 #> zeroed: 0.301
-print(y[y != 0].unique())  # survivors are scaled by 1 / (1 - p) to keep the mean
+print(y[y != 0].unique())  # survivors are scaled by 1 / (1 - p) to keep the mean ✓ survivors
 #> tensor([1.4286])
-print(f"mean: {y.mean():.3f}")
+print(f"mean: {y.mean():.3f}")  # ✓ mean-kept
 #> mean: 0.999
 drop.eval()
-print(torch.equal(drop(torch.ones(5)), torch.ones(5)))  # eval: identity, no scaling
+print(torch.equal(drop(torch.ones(5)), torch.ones(5)))  # eval: identity, no scaling ✓ eval-identity
 #> True
+with torch.random.fork_rng():  # more draws, leaving the page's seeded sequence as it was
+    for p in (0.1, 0.5, 0.9):  # the same rule for every p
+        y_p = nn.Dropout(p)(torch.ones(100_000))
+        assert abs((y_p == 0).float().mean() - p) < 0.01  # ✓ p-rule
+        assert torch.allclose(y_p[y_p != 0].unique(), torch.tensor(1 / (1 - p)))  # ✓ p-rule
 # --8<-- [end:p-meaning]
 
 
@@ -44,14 +49,14 @@ shifts = {}
 for p in [0.0, 0.1, 0.3, 0.5, 0.7]:
     learned, seen, out_var = dropout_then_bn(p, features)
     shifts[p] = (learned, seen, out_var)
-    print(f"{p:.1f}  {learned:14.3f}  {seen:16.3f}  {out_var:21.3f}")
+    print(f"{p:.1f}  {learned:14.3f}  {seen:16.3f}  {out_var:21.3f}")  # ✓ shift-table
     #> 0.0           1.015             1.015                  1.000
     #> 0.1           1.240             1.015                  0.819
     #> 0.3           1.855             1.015                  0.547
     #> 0.5           3.014             1.015                  0.337
     #> 0.7           5.682             1.015                  0.179
 learned_vars = [learned for learned, _, _ in shifts.values()]
-assert learned_vars == sorted(learned_vars)  # grows with p
+assert learned_vars == sorted(learned_vars)  # grows with p ✓ grows
 # --8<-- [end:variance-shift]
 
 # --8<-- [start:formula]
@@ -59,7 +64,7 @@ mean, var = features.mean().item(), features.var().item()
 for p, (learned, _, _) in shifts.items():
     # Var(x * mask / (1 - p)) = (var + mean**2) / (1 - p) - mean**2
     predicted = (var + mean**2) / (1 - p) - mean**2
-    assert abs(learned - predicted) / predicted < 0.03, (p, learned, predicted)
+    assert abs(learned - predicted) / predicted < 0.03, (p, learned, predicted)  # ✓ formula-match
 print("running var matches (var + mean^2) / (1 - p) - mean^2 within 3%")
 #> running var matches (var + mean^2) / (1 - p) - mean^2 within 3%
 # --8<-- [end:formula]
@@ -72,12 +77,12 @@ for batch in features.split(2048):
 train_out = net(features).detach().flatten()  # training mode: dropout on
 net.eval()
 eval_out = net(features).detach().flatten()  # eval mode: dropout off, learned statistics
-print(f"train-mode output var {train_out.var():.2f}, eval-mode {eval_out.var():.2f}")
+print(f"train-mode output var {train_out.var():.2f}, eval-mode {eval_out.var():.2f}")  # ✓ histograms-var
 #> train-mode output var 1.00, eval-mode 0.34
 values, counts = train_out.unique(return_counts=True)
-print(f"train mode: {counts.max() / train_out.numel():.2f} of the outputs share the value {values[counts.argmax()]:.2f}")
+print(f"train mode: {counts.max() / train_out.numel():.2f} of the outputs share the value {values[counts.argmax()]:.2f}")  # ✓ spike
 #> train mode: 0.50 of the outputs share the value -0.57
-print((eval_out == values[counts.argmax()]).sum().item())  # eval mode: no zeroed elements, no spike
+print((eval_out == values[counts.argmax()]).sum().item())  # eval mode: no zeroed elements, no spike ✓ no-spike
 #> 0
 # --8<-- [end:histograms]
 
@@ -87,7 +92,7 @@ after = nn.Sequential(nn.BatchNorm1d(1, momentum=None, affine=False), nn.Dropout
 for batch in features.split(2048):
     after(batch)
 after.eval()
-print(f"BN then Dropout: eval output var {after(features).var():.2f}")
+print(f"BN then Dropout: eval output var {after(features).var():.2f}")  # ✓ remedy-after
 #> BN then Dropout: eval output var 1.00
 
 # 2. Keep Dropout -> BN, but re-estimate BN's statistics with dropout off before testing
@@ -98,7 +103,7 @@ with torch.no_grad():
     for batch in features.split(2048):
         net(batch)
 net.eval()
-print(f"re-estimated: eval output var {net(features).var():.2f}")
+print(f"re-estimated: eval output var {net(features).var():.2f}")  # ✓ remedy-reestimate
 #> re-estimated: eval output var 1.00
 # --8<-- [end:remedies]
 

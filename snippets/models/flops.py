@@ -43,39 +43,40 @@ x = torch.randn(1, 3, 32, 32)  # the notes' stat(model, (3, 32, 32))
 counter = FlopCounterMode(display=False)
 with counter, torch.no_grad():
     model(x)
-print(counter.get_total_flops())
+print(counter.get_total_flops())  # ✓ total-flops
 #> 3244672
 for op, flops in counter.get_flop_counts()["Global"].items():
-    print(op, flops)
+    print(op, flops)  # ✓ per-op
     #> aten.convolution 3244032
     #> aten.addmm 640
-print(sorted(counter.get_flop_counts()))  # per module too
+print(sorted(counter.get_flop_counts()))  # per module too ✓ per-module
 #> ['Global', 'SmallCNN', 'SmallCNN.conv1', 'SmallCNN.conv2', 'SmallCNN.fc']
 # --8<-- [end:count]
 
 # --8<-- [start:display]
-print(inspect.signature(FlopCounterMode).parameters["display"].default)
+print(inspect.signature(FlopCounterMode).parameters["display"].default)  # ✓ display-default
 #> True
 # display=True prints get_table() when the block ends, and get_table imports `tabulate` ...
 source = inspect.getsource(FlopCounterMode)
-assert "print(self.get_table(self.depth))" in source and "import tabulate" in source
+assert "print(self.get_table(self.depth))" in source and "import tabulate" in source  # ✓ display-source
 # ... a package torch does not require
-assert not any(req.startswith("tabulate") for req in importlib.metadata.requires("torch") or [])
+assert not any(req.startswith("tabulate") for req in importlib.metadata.requires("torch") or [])  # ✓ tabulate-not-required
 if importlib.util.find_spec("tabulate") is None:  # as in this project's pinned environment
-    missing = []  # the modules the `with` block found missing
+    missing, counted = [], False  # the modules the `with` block found missing; did the forward run?
     try:
         with FlopCounterMode():  # the default, display=True
             model(x)
+            counted = True
     except ModuleNotFoundError as err:
         missing.append(err.name)  # raised when the block ends, after counting
-    assert missing == ["tabulate"]
+    assert missing == ["tabulate"] and counted  # ✓ tabulate-missing
 # --8<-- [end:display]
 
 # --8<-- [start:registry]
 counted = {str(op) for op in flop_counter.flop_registry}  # the operators it has a formula for
-print(sorted(op for op in counted if "attention" not in op and "backward" not in op))
+print(sorted(op for op in counted if "attention" not in op and "backward" not in op))  # ✓ registry
 #> ['aten._convolution', 'aten._scaled_mm', 'aten._slow_conv2d_forward', 'aten.addmm', 'aten.baddbmm', 'aten.bmm', 'aten.convolution', 'aten.convolution_overrideable', 'aten.cudnn_convolution', 'aten.mm']
-print(any("attention" in op for op in counted))
+print(any("attention" in op for op in counted))  # ✓ attention
 #> True
 # --8<-- [end:registry]
 
@@ -99,12 +100,12 @@ macs1, h, w = conv_macs(model.conv1, 32, 32)  # 16 x 32 x 32 outputs, 27 taps ea
 macs2, _, _ = conv_macs(model.conv2, h // 2, w // 2)  # after the 2x2 max-pool
 macs_fc = model.fc.in_features * model.fc.out_features
 macs = macs1 + macs2 + macs_fc
-print(macs1, macs2, macs_fc, macs)
+print(macs1, macs2, macs_fc, macs)  # ✓ macs
 #> 442368 1179648 320 1622336
 # --8<-- [end:analytic]
 
 # --8<-- [start:flops-vs-macs]
-assert counter.get_total_flops() == 2 * macs1 + 2 * macs2 + 2 * macs_fc
+assert counter.get_total_flops() == 2 * macs1 + 2 * macs2 + 2 * macs_fc  # ✓ flops-equal
 print(f"FlopCounterMode = 2 x MACs: {counter.get_total_flops() == 2 * macs}")
 #> FlopCounterMode = 2 x MACs: True
 # --8<-- [end:flops-vs-macs]
@@ -114,28 +115,31 @@ with torch.device("meta"):  # shapes only: nothing is allocated or computed, no 
     resnet = torchvision.models.resnet50().eval()
     with FlopCounterMode(display=False) as resnet_count:
         resnet(torch.empty(1, 3, 224, 224))
-print(f"{resnet_count.get_total_flops() / 1e9:.3f} GFLOPs counted, {resnet_count.get_total_flops() / 2e9:.3f} G multiply-adds")
+print(f"{resnet_count.get_total_flops() / 1e9:.3f} GFLOPs counted, {resnet_count.get_total_flops() / 2e9:.3f} G multiply-adds")  # ✓ resnet-count
 #> 8.178 GFLOPs counted, 4.089 G multiply-adds
-print(torchvision.models.ResNet50_Weights.IMAGENET1K_V1.meta["_ops"])  # torchvision's "GFLOPS" column
+print(torchvision.models.ResNet50_Weights.IMAGENET1K_V1.meta["_ops"])  # torchvision's "GFLOPS" column ✓ torchvision-ops
 #> 4.089
 # --8<-- [end:resnet50]
 
 # --8<-- [start:batch-and-backward]
-with FlopCounterMode(display=False) as batch8, torch.no_grad():
-    model(torch.randn(8, 3, 32, 32))
-print(batch8.get_total_flops() == 8 * counter.get_total_flops())  # FLOPs scale with the batch
-#> True
+scales = []
+for batch in (2, 4, 8):
+    with FlopCounterMode(display=False) as batched, torch.no_grad():
+        model(torch.zeros(batch, 3, 32, 32))  # the count depends on the shapes only
+    scales.append(batched.get_total_flops() == batch * counter.get_total_flops())
+print(scales)  # FLOPs scale with the batch ✓ batch-linear
+#> [True, True, True]
 
 model.train()
 with FlopCounterMode(display=False) as training:
     model(x).sum().backward()
-print(round(training.get_total_flops() / counter.get_total_flops(), 2))  # forward + backward
+print(round(training.get_total_flops() / counter.get_total_flops(), 2))  # forward + backward ✓ train-ratio
 #> 2.73
 # backward = 2 x forward (gradients of weights and of inputs), except that conv1 needs no input gradient
-assert training.get_total_flops() == 3 * counter.get_total_flops() - 2 * macs1
+assert training.get_total_flops() == 3 * counter.get_total_flops() - 2 * macs1  # ✓ train-formula
 # --8<-- [end:batch-and-backward]
 
 # --8<-- [start:numpy-long]
-print(np.__version__, hasattr(np, "long"))  # torchstat 0.0.7 uses np.long
+print(np.__version__, hasattr(np, "long"))  # torchstat 0.0.7 uses np.long ✓ numpy-long
 #> 2.4.6 True
 # --8<-- [end:numpy-long]

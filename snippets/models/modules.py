@@ -37,12 +37,12 @@ class Net(nn.Module):
 
 
 model = Net()
-print(model(torch.randn(2, 3, 16, 16)).shape)  # one forward: 2 images in, 10 scores each out
+print(model(torch.randn(2, 3, 16, 16)).shape)  # one forward: 2 images in, 10 scores each out ✓ forward
 #> torch.Size([2, 10])
 # --8<-- [end:net]
 
 # --8<-- [start:children]
-print([name for name, _ in model.named_children()])  # direct sub-modules only
+print([name for name, _ in model.named_children()])  # direct sub-modules only ✓ children-direct
 #> ['stem', 'blocks', 'head']
 print(len(list(model.children())))
 #> 3
@@ -50,7 +50,7 @@ print(len(list(model.children())))
 
 # --8<-- [start:named-modules]
 for name, m in model.named_modules():  # depth-first, parent before its children, model itself first
-    print(f"{name or '(root)':16} {type(m).__name__}")
+    print(f"{name or '(root)':16} {type(m).__name__}")  # ✓ named-modules-order
     #> (root)           Net
     #> stem             Conv2d
     #> blocks           Sequential
@@ -61,6 +61,8 @@ for name, m in model.named_modules():  # depth-first, parent before its children
     #> blocks.1.conv    Conv2d
     #> blocks.1.bn      BatchNorm2d
     #> head             Linear
+walk = model.modules()
+assert iter(walk) is walk and list(walk) == [m for _, m in model.named_modules()]  # an iterator, every module ✓ modules-iterator
 # --8<-- [end:named-modules]
 
 # --8<-- [start:find-bn]
@@ -72,7 +74,7 @@ notes_bn = []  # the notes' loop, as written
 for m in model.modules():
     if isinstance(m, nn.BatchNorm2d):
         notes_bn.append(m)
-assert notes_bn == layer_bn
+assert notes_bn == layer_bn  # ✓ notes-loop-equal
 
 for m in layer_bn:  # typical use: freeze BN for fine-tuning
     m.eval()
@@ -80,14 +82,14 @@ for m in layer_bn:  # typical use: freeze BN for fine-tuning
     m.bias.requires_grad_(False)
 trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 bn_params = sum(p.numel() for m in layer_bn for p in m.parameters())
-print(trainable, bn_params, sum(p.numel() for p in model.parameters()))  # trainable + BN = all
+print(trainable, bn_params, sum(p.numel() for p in model.parameters()))  # trainable + BN = all ✓ freeze-count
 #> 1466 32 1498
 # --8<-- [end:find-bn]
 
 # --8<-- [start:shared]
 shared = nn.Linear(4, 4)
 twice = nn.Sequential(shared, nn.ReLU(), shared)  # the same module used twice
-print(len(list(twice.modules())), len(list(twice.parameters())))  # de-duplicated
+print(len(list(twice.modules())), len(list(twice.parameters())))  # de-duplicated ✓ shared-once
 #> 3 2
 # --8<-- [end:shared]
 
@@ -107,7 +109,7 @@ class WithModuleList(nn.Module):
 
 plain, registered = WithList(), WithModuleList()
 for m in (plain, registered):
-    print(
+    print(  # ✓ list-counts
         f"{type(m).__name__:15}",
         f"modules {len(list(m.modules()))}",
         f"parameters {len(list(m.parameters()))}",
@@ -121,25 +123,25 @@ for m in (plain, registered):
 try:
     torch.optim.SGD(plain.parameters(), lr=0.1)
 except ValueError as err:
-    print(err)
+    print(err)  # ✓ empty-optimizer
     #> optimizer got an empty parameter list
 plain.to(torch.float64)  # .to()/.cuda()/.half() only reach registered modules
 registered.to(torch.float64)
-print(plain.convs[0].weight.dtype, registered.convs[0].weight.dtype)
+print(plain.convs[0].weight.dtype, registered.convs[0].weight.dtype)  # ✓ to-dtype
 #> torch.float32 torch.float64
-print(all("_apply" in inspect.getsource(getattr(nn.Module, name)) for name in ["to", "cuda", "half"]))
+print(all("_apply" in inspect.getsource(getattr(nn.Module, name)) for name in ["to", "cuda", "half"]))  # ✓ via-apply
 #> True
 plain.eval()  # and so do train()/eval()
-print(plain.convs[0].training)
+print(plain.convs[0].training)  # ✓ train-eval
 #> True
 # --8<-- [end:list-losses]
 
 # --8<-- [start:registration]
-print(all(isinstance(m, nn.Module) for m in model.modules()), all(isinstance(p, nn.Parameter) for p in model.parameters()))
+print(all(isinstance(m, nn.Module) for m in model.modules()), all(isinstance(p, nn.Parameter) for p in model.parameters()))  # ✓ all-modules
 #> True True
 # named_parameters() walks the same tree: each module's own parameters, prefixed by its name
 own = [f"{name}.{p}".lstrip(".") for name, m in model.named_modules() for p, _ in m.named_parameters(recurse=False)]
-print(own == [name for name, _ in model.named_parameters()])
+print(own == [name for name, _ in model.named_parameters()])  # ✓ params-walk
 #> True
 
 
@@ -156,14 +158,14 @@ class Hiding(nn.Module):
 
 
 hiding = Hiding()  # "b" is registered, but the walk skips it: so do modules() and parameters()
-print([name for name, _ in hiding.named_children()], len(list(hiding.modules())), [name for name, _ in hiding.named_parameters()])
+print([name for name, _ in hiding.named_children()], len(list(hiding.modules())), [name for name, _ in hiding.named_parameters()])  # ✓ hiding
 #> ['a', 'b'] 2 ['a.weight', 'a.bias']
 
 late = nn.Module()
 late.fc = nn.Linear(2, 2)  # assignment goes through nn.Module.__setattr__, which registers a module
 late.convs = [nn.Linear(2, 2)]  # a list is not an nn.Module: kept as a plain attribute
 object.__setattr__(late, "hidden", nn.Linear(2, 2))  # bypass __setattr__: not registered
-print([name for name, _ in late.named_children()], type(late.convs).__name__, isinstance(late.hidden, nn.Module))
+print([name for name, _ in late.named_children()], type(late.convs).__name__, isinstance(late.hidden, nn.Module))  # ✓ late-registered
 #> ['fc'] list True
 # --8<-- [end:registration]
 
@@ -191,25 +193,25 @@ class MultiScale(nn.Module):
 
 block = MultiScale()
 conv_params = width_per_group * width_per_group * kernel_size * kernel_size + width_per_group
-print(len(block.convs), sum(p.numel() for p in block.parameters()), block.nums * conv_params)  # all 3 convs registered
+print(len(block.convs), sum(p.numel() for p in block.parameters()), block.nums * conv_params)  # all 3 convs registered ✓ res2net-params
 #> 3 1752 1752
-print(block(torch.randn(2, 4 * width_per_group, 6, 6)).shape)
+print(block(torch.randn(2, 4 * width_per_group, 6, 6)).shape)  # ✓ res2net-shape
 #> torch.Size([2, 32, 6, 6])
-print(hasattr(nn, "Conv2D"), type(block.convs[0]).__name__)
+print(hasattr(nn, "Conv2D"), type(block.convs[0]).__name__)  # ✓ no-conv2d
 #> False Conv2d
 try:
     nn.Conv2D(width_per_group, width_per_group, kernel_size)  # the notes' spelling
 except AttributeError as err:
-    print(f"AttributeError: {err}")
+    print(f"AttributeError: {err}")  # ✓ conv2d-error
     #> AttributeError: module 'torch.nn' has no attribute 'Conv2D'
 # --8<-- [end:res2net]
 
 # --8<-- [start:moduledict]
 heads = nn.ModuleDict({"cls": nn.Linear(8, 10), "box": nn.Linear(8, 4)})
-print(list(heads.state_dict()))
+print(list(heads.state_dict()))  # ✓ moduledict-keys
 #> ['cls.weight', 'cls.bias', 'box.weight', 'box.bias']
 features = torch.randn(2, 8)
-print({name: tuple(head(features).shape) for name, head in heads.items()})
+print({name: tuple(head(features).shape) for name, head in heads.items()})  # ✓ moduledict-use
 #> {'cls': (2, 10), 'box': (2, 4)}
 # --8<-- [end:moduledict]
 
@@ -221,13 +223,13 @@ print(seq)
 #>   (1): ReLU()
 #>   (2): Linear(in_features=16, out_features=2, bias=True)
 #> )
-print(seq(features).shape, seq[0], len(seq[1:]))  # callable, indexable, sliceable
+print(seq(features).shape, seq[0], len(seq[1:]))  # callable, indexable, sliceable ✓ sequential-runs
 #> torch.Size([2, 2]) Linear(in_features=8, out_features=16, bias=True) 2
 
 layers = nn.ModuleList([nn.Linear(8, 8), nn.ReLU()])
 try:
     layers(features)  # a ModuleList only holds modules: it has no forward
 except NotImplementedError as err:
-    print(type(err).__name__, err)
+    print(type(err).__name__, err)  # ✓ modulelist-no-forward
     #> NotImplementedError Module [ModuleList] is missing the required "forward" function
 # --8<-- [end:sequential]

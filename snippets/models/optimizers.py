@@ -38,7 +38,7 @@ def run_torch(opt_class, steps: int = 6, lrs=None, **hyper) -> torch.Tensor:
 
 # --8<-- [start:signature]
 defaults = {name: p.default for name, p in inspect.signature(torch.optim.SGD.__init__).parameters.items()}
-print({name: value for name, value in defaults.items() if name not in ("self", "params")})
+print({name: value for name, value in defaults.items() if name not in ("self", "params")})  # ✓ sgd-defaults
 #> {'lr': 0.001, 'momentum': 0, 'dampening': 0, 'weight_decay': 0, 'nesterov': False, 'maximize': False, 'foreach': None, 'differentiable': False, 'fused': None}
 # --8<-- [end:signature]
 
@@ -68,7 +68,7 @@ configs = [
     dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
 ]
 for hyper in configs:
-    assert torch.allclose(run_torch(torch.optim.SGD, **hyper), sgd_by_hand(**hyper), atol=1e-12)
+    assert torch.allclose(run_torch(torch.optim.SGD, **hyper), sgd_by_hand(**hyper), atol=1e-12)  # ✓ sgd-matches
 print(f"torch.optim.SGD == sgd_by_hand for all {len(configs)} settings, 6 steps each")
 #> torch.optim.SGD == sgd_by_hand for all 6 settings, 6 steps each
 # --8<-- [end:sgd-by-hand]
@@ -93,14 +93,14 @@ def differs(a, b):  # per step: do the two trajectories differ?
 
 
 same = torch.allclose(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9), atol=1e-12)
-print("dampening=0, constant lr:", same)
+print("dampening=0, constant lr:", same)  # ✓ notes-same
 #> dampening=0, constant lr: True
 lrs = [0.1, 0.1, 0.1, 0.01, 0.01, 0.01]  # a scheduler divides lr by 10 before step 4
-print("lr changed at step 4:    ", differs(sgd_notes(lrs=lrs), run_torch(torch.optim.SGD, lrs=lrs, momentum=0.9)))
+print("lr changed at step 4:    ", differs(sgd_notes(lrs=lrs), run_torch(torch.optim.SGD, lrs=lrs, momentum=0.9)))  # ✓ notes-lr-change
 #> lr changed at step 4:     [False, False, False, True, True, True]
-print("dampening=0.5:           ", differs(sgd_notes(dampening=0.5), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)))
+print("dampening=0.5:           ", differs(sgd_notes(dampening=0.5), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5)))  # ✓ notes-dampening
 #> dampening=0.5:            [True, True, True, True, True, True]
-print("weight_decay=0.01:       ", differs(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, weight_decay=0.01)))
+print("weight_decay=0.01:       ", differs(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, weight_decay=0.01)))  # ✓ notes-wd
 #> weight_decay=0.01:        [True, True, True, True, True, True]
 # --8<-- [end:notes-formula]
 
@@ -109,7 +109,7 @@ steps, lr, d = 300, 0.1, 0.5
 damped = run_torch(torch.optim.SGD, steps, lr=lr, momentum=0.9, dampening=d)
 folded = run_torch(torch.optim.SGD, steps, lr=lr * (1 - d), momentum=0.9)  # "fold 1-d into lr"
 g1 = grad_at(torch.ones(5, dtype=torch.float64))
-assert torch.allclose(damped[0] - folded[0], -lr * d * g1, atol=1e-12)  # step 1: the undamped gradient
+assert torch.allclose(damped[0] - folded[0], -lr * d * g1, atol=1e-12)  # step 1: the undamped gradient ✓ step1-gap
 
 
 def sgd_damped_from_step_1(steps, *, lr, momentum, dampening):  # what dampening would be if step 1 were damped
@@ -121,21 +121,21 @@ def sgd_damped_from_step_1(steps, *, lr, momentum, dampening):  # what dampening
     return torch.stack(trajectory)
 
 
-assert torch.allclose(sgd_damped_from_step_1(steps, lr=lr, momentum=0.9, dampening=d), folded, atol=1e-12)
+assert torch.allclose(sgd_damped_from_step_1(steps, lr=lr, momentum=0.9, dampening=d), folded, atol=1e-12)  # ✓ damped-from-1
 
 gap = (damped - folded).abs().amax(dim=1)
-print(f"steps where the runs differ: {int((gap > 0).sum())} of {steps}")
+print(f"steps where the runs differ: {int((gap > 0).sum())} of {steps}")  # ✓ differ-all
 #> steps where the runs differ: 300 of 300
-print(f"largest gap {gap.max():.2f} (step {int(gap.argmax()) + 1}), after step {steps}: {gap[-1]:.0e}")
+print(f"largest gap {gap.max():.2f} (step {int(gap.argmax()) + 1}), after step {steps}: {gap[-1]:.0e}")  # ✓ largest-gap
 #> largest gap 0.37 (step 5), after step 300: 5e-08
 minimum = -B / A
-print(f"both at the minimum after {steps} steps: {torch.allclose(damped[-1], minimum, atol=1e-6)} {torch.allclose(folded[-1], minimum, atol=1e-6)}")
+print(f"both at the minimum after {steps} steps: {torch.allclose(damped[-1], minimum, atol=1e-6)} {torch.allclose(folded[-1], minimum, atol=1e-6)}")  # ✓ both-minimum
 #> both at the minimum after 300 steps: True True
 
 try:
     run_torch(torch.optim.SGD, lr=0.1, momentum=0.9, dampening=0.5, nesterov=True)
 except ValueError as err:
-    print(err)
+    print(err)  # ✓ nesterov-error
     #> Nesterov momentum requires a momentum and zero dampening
 # --8<-- [end:dampening-vs-lr]
 
@@ -161,18 +161,18 @@ def adam_by_hand(steps=6, *, lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=
     return torch.stack(trajectory)
 
 
-assert "Decoupled Weight Decay Regularization" in torch.optim.AdamW.__doc__  # the paper it cites
+assert "Decoupled Weight Decay Regularization" in torch.optim.AdamW.__doc__  # the paper it cites ✓ adamw-cites
 adam = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1)
 adamw = run_torch(torch.optim.AdamW, lr=0.1, weight_decay=0.1)
-assert torch.allclose(adam, adam_by_hand(weight_decay=0.1), atol=1e-12)
-assert torch.allclose(adamw, adam_by_hand(weight_decay=0.1, decoupled=True), atol=1e-12)
-print(torch.allclose(adam, adamw))  # same weight_decay number, different algorithms
+assert torch.allclose(adam, adam_by_hand(weight_decay=0.1), atol=1e-12)  # ✓ adam-matches
+assert torch.allclose(adamw, adam_by_hand(weight_decay=0.1, decoupled=True), atol=1e-12)  # ✓ adamw-matches
+print(torch.allclose(adam, adamw))  # same weight_decay number, different algorithms ✓ adam-vs-adamw
 #> False
-print(torch.optim.AdamW([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])
+print(torch.optim.AdamW([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])  # ✓ adamw-default
 #> 0.01
-print(torch.optim.Adam([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])
+print(torch.optim.Adam([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])  # ✓ adam-default
 #> 0
 adam_decoupled = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)
-print(torch.allclose(adam_decoupled, adamw, atol=1e-12))  # Adam's switch for AdamW's rule
+print(torch.allclose(adam_decoupled, adamw, atol=1e-12))  # Adam's switch for AdamW's rule ✓ decoupled
 #> True
 # --8<-- [end:adam-by-hand]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import torch
 from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
 scratch = tempfile.TemporaryDirectory()  # every file of this page goes here
@@ -41,21 +42,21 @@ class Net(nn.Module):
 
 
 model = Net()
-print(type(model.state_dict()).__name__)
+print(type(model.state_dict()).__name__)  # ✓ ordered-dict
 #> OrderedDict
-print(list(model.state_dict())[:6])  # parameters AND buffers (BN statistics), by name
+print(list(model.state_dict())[:6])  # parameters AND buffers (BN statistics), by name ✓ params-and-buffers
 #> ['body.0.weight', 'body.0.bias', 'body.1.weight', 'body.1.bias', 'body.1.running_mean', 'body.1.running_var']
 torch.save(model.state_dict(), tmp / "weights.pt")  # the recommended way
 
 restored = Net()
 restored.load_state_dict(torch.load(tmp / "weights.pt"))  # code builds the model, file fills it
 x = torch.randn(2, 3, 16, 16)
-assert torch.equal(model.eval()(x), restored.eval()(x))
+assert torch.equal(model.eval()(x), restored.eval()(x))  # ✓ state-dict-loads
 
 try:
     _ = model.static_dict  # the notes' spelling
 except AttributeError as err:
-    print(err)
+    print(err)  # ✓ static-dict
     #> 'Net' object has no attribute 'static_dict'
 # --8<-- [end:state-dict]
 
@@ -93,7 +94,7 @@ torch.save(mynet.MyNet(), tmp / "whole.pt")  # pickles the whole object
 with zipfile.ZipFile(tmp / "whole.pt") as archive:
     data_pkl = archive.read(next(name for name in archive.namelist() if name.endswith("data.pkl")))
 # the classes and functions the pickle names: by module and name
-print(sorted({arg for op, arg, _ in pickletools.genops(data_pkl) if op.name == "GLOBAL"}))
+print(sorted({arg for op, arg, _ in pickletools.genops(data_pkl) if op.name == "GLOBAL"}))  # ✓ named-globals
 #> ['__builtin__ set', 'collections OrderedDict', 'mynet Block', 'mynet MyNet', 'torch FloatStorage', 'torch LongStorage', 'torch._utils _rebuild_parameter', 'torch._utils _rebuild_tensor_v2', 'torch.nn.modules.batchnorm BatchNorm2d', 'torch.nn.modules.conv Conv2d', 'torch.nn.modules.linear Linear']
 # --8<-- [end:whole-model]
 
@@ -122,7 +123,7 @@ class ReadWithoutCode(pickle.Unpickler):
 
 def show(obj, name="(file)", indent=0):
     settings = {k: v for k, v in obj.state.items() if not k.startswith("_") and k != "training"}
-    print(" " * indent + f"{name}: {obj.saved_as} {settings} {dict(obj.state['_parameters'])}")
+    print(" " * indent + f"{name}: {obj.saved_as} {settings} {dict(obj.state['_parameters'])}")  # ✓ whole-tree
     #> (file): mynet.MyNet {} {}
     #>   block: mynet.Block {} {}
     #>     conv: torch.nn.modules.conv.Conv2d {'in_channels': 3, 'out_channels': 3, 'kernel_size': (3, 3), 'stride': (1, 1), 'padding': (1, 1), 'dilation': (1, 1), 'transposed': False, 'output_padding': (0, 0), 'groups': 1, 'padding_mode': 'zeros'} {'weight': 'tensor(3, 3, 3, 3)', 'bias': 'tensor(3,)'}
@@ -133,8 +134,8 @@ def show(obj, name="(file)", indent=0):
 
 
 show(ReadWithoutCode(io.BytesIO(data_pkl)).load())
-print([code in data_pkl for code in (b"def forward", b"__init__", b"self.fc(", b"relu")])  # no code at all
-#> [False, False, False, False]
+print([code in data_pkl for code in (b"def forward", b"__init__", b"self.fc(", b"relu", b"_conv_forward")])  # no code at all ✓ no-code
+#> [False, False, False, False, False]
 # --8<-- [end:what-is-stored]
 
 # --8<-- [start:weights-only]
@@ -144,21 +145,44 @@ try:
     torch.load(tmp / "whole.pt")  # weights_only=True is the default
 except pickle.UnpicklingError as err:
     message = re.sub(r"\x1b\[[0-9;]*m", "", str(err))  # drop terminal colours
-    print(message.splitlines()[0].strip())
+    print(message.splitlines()[0].strip())  # ✓ default-refuses
     #> Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint.
-    print(re.search(r"In PyTorch 2\.6, .*? to `True`\.", message)[0])
+    print(re.search(r"In PyTorch 2\.6, .*? to `True`\.", message)[0])  # ✓ default-changed
     #> In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`.
-    print(next(line for line in message.splitlines() if "Unsupported global" in line).strip())
+    print(next(line for line in message.splitlines() if "Unsupported global" in line).strip())  # ✓ message-suggests
     #> WeightsUnpickler error: Unsupported global: GLOBAL mynet.MyNet was not an allowed global by default. Please use `torch.serialization.add_safe_globals([mynet.MyNet])` or the `torch.serialization.safe_globals([mynet.MyNet])` context manager to allowlist this global if you trust this class/function.
 
 whole = torch.load(tmp / "whole.pt", weights_only=False)  # runs arbitrary pickle code: trusted files only
-print(type(whole).__module__, type(whole).__name__)
+print(type(whole).__module__, type(whole).__name__)  # ✓ unsafe-loads
 #> mynet MyNet
 
-# or allow-list exactly the classes the file names, and keep weights_only=True
-with torch.serialization.safe_globals([mynet.MyNet, mynet.Block, nn.Conv2d, nn.BatchNorm2d, nn.Linear]):
-    print(type(torch.load(tmp / "whole.pt")).__name__)
-    #> MyNet
+# or keep the default, weights_only=True, and allow-list the classes the file names
+needed = [mynet.MyNet, mynet.Block, nn.Conv2d, nn.BatchNorm2d, nn.Linear]
+with torch.serialization.safe_globals(needed):
+    allowed = torch.load(tmp / "whole.pt")  # the default loader, these five classes allowed
+print(type(allowed).__name__)  # ✓ allow-listed-loads
+#> MyNet
+assert all(torch.equal(a, b) for a, b in zip(allowed.state_dict().values(), whole.state_dict().values(), strict=True))  # ✓ allow-listed-loads
+
+refused = []
+for left_out in needed:  # leave one class out: the file is refused, naming that class
+    with torch.serialization.safe_globals([c for c in needed if c is not left_out]):
+        try:
+            torch.load(tmp / "whole.pt")
+        except pickle.UnpicklingError as err:
+            refused.append(re.search(r"GLOBAL (\S+) was not", str(err))[1])
+print(refused)  # each of the five is needed; every other name in the file is on the default allow-list ✓ each-needed
+#> ['mynet.MyNet', 'mynet.Block', 'torch.nn.modules.conv.Conv2d', 'torch.nn.modules.batchnorm.BatchNorm2d', 'torch.nn.modules.linear.Linear']
+try:
+    torch.load(tmp / "whole.pt")  # after the with block: nothing allow-listed any more
+except pickle.UnpicklingError:
+    print("refused again after the with block")  # ✓ only-inside
+    #> refused again after the with block
+
+plain = {"w": torch.ones(2), "step": 3, "name": "net", "sizes": [1, 2.5, None], "flag": (True,)}
+torch.save(plain, tmp / "plain.pt")
+back = torch.load(tmp / "plain.pt")  # tensors, dicts, lists, tuples, numbers, strings: the default loads them
+assert torch.equal(back.pop("w"), plain.pop("w")) and back == plain  # ✓ plain-types
 
 
 class NotWeights:  # why the default refuses: unpickling can call any function
@@ -168,13 +192,14 @@ class NotWeights:  # why the default refuses: unpickling can call any function
 
 torch.save(NotWeights(), tmp / "not_weights.pt")
 torch.load(tmp / "not_weights.pt", weights_only=False)
-print((tmp / "made_while_loading").is_dir())  # loading the file ran os.mkdir
+print((tmp / "made_while_loading").is_dir())  # loading the file ran os.mkdir ✓ pickle-runs-code
 #> True
-try:
-    torch.load(tmp / "not_weights.pt")
-except pickle.UnpicklingError as err:
-    print(next(line for line in str(err).splitlines() if "GLOBAL" in line))
-    #> Trying to load unsupported GLOBAL posix.mkdir whose module posix is blocked.
+with torch.serialization.safe_globals(needed):  # the default refuses it, the five classes allowed or not
+    try:
+        torch.load(tmp / "not_weights.pt")
+    except pickle.UnpicklingError as err:
+        print(next(line for line in str(err).splitlines() if "GLOBAL" in line))  # ✓ still-refused
+        #> Trying to load unsupported GLOBAL posix.mkdir whose module posix is blocked.
 # --8<-- [end:weights-only]
 
 # --8<-- [start:code-moved]
@@ -206,7 +231,7 @@ torch.save(whole.state_dict(), tmp / "state.pt")
 run = subprocess.run(
     [sys.executable, "-c", loader], cwd=tmp, capture_output=True, text=True, check=True
 )
-print(run.stdout.strip())  # a fresh Python, as after moving the code
+print(run.stdout.strip())  # a fresh Python, as after moving the code ✓ moved
 #> whole model: ModuleNotFoundError No module named 'mynet'
 #> state_dict: <All keys matched successfully>
 #> whole model with an alias: MyNet
@@ -228,27 +253,27 @@ def load_model(trained_dict, new):  # the notes' helper, verbatim
 try:
     load_model(pretrained, new_model)
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ notes-size-mismatch
     #> Error(s) in loading state_dict for Net:
     #> 	size mismatch for head.weight: copying a param with shape torch.Size([10, 8]) from checkpoint, the shape in current model is torch.Size([5, 8]).
     #> 	size mismatch for head.bias: copying a param with shape torch.Size([10]) from checkpoint, the shape in current model is torch.Size([5]).
 try:
     load_model(torch.load(tmp / "weights.pt").state_dict(), new_model)  # as the notes call it
 except AttributeError as err:
-    print(err)
+    print(err)  # ✓ notes-state-dict-call
     #> 'collections.OrderedDict' object has no attribute 'state_dict'
 # --8<-- [end:notes-load-model]
 
 # --8<-- [start:strict-false]
 result = new_model.load_state_dict({"body.0.weight": pretrained["body.0.weight"], "extra.w": torch.zeros(1)}, strict=False)
-print(result.unexpected_keys)  # in the checkpoint, not in the model: ignored
+print(result.unexpected_keys)  # in the checkpoint, not in the model: ignored ✓ strict-false-reports
 #> ['extra.w']
-print(len(result.missing_keys), result.missing_keys[:3])  # in the model, not in the checkpoint: left as is
+print(len(result.missing_keys), result.missing_keys[:3])  # in the model, not in the checkpoint: left as is ✓ strict-false-reports
 #> 7 ['body.0.bias', 'body.1.weight', 'body.1.bias']
 try:
     new_model.load_state_dict(pretrained, strict=False)  # strict=False does not forgive shapes
 except RuntimeError as err:
-    print(str(err).splitlines()[1].split(":")[0].strip())
+    print(str(err).splitlines()[1].split(":")[0].strip())  # ✓ strict-false-shapes
     #> size mismatch for head.weight
 # --8<-- [end:strict-false]
 
@@ -284,55 +309,90 @@ def load_matching(model: nn.Module, checkpoint: Mapping[str, torch.Tensor]) -> P
 # --8<-- [start:load-matching-use]
 head_before = new_model.head.weight.detach().clone()
 report = load_matching(new_model, {**pretrained, "extra.w": torch.zeros(1)})
-print(report.shape_mismatch, report.not_in_model, report.not_in_checkpoint)
+print(report.shape_mismatch, report.not_in_model, report.not_in_checkpoint)  # ✓ partial-report
 #> ['head.weight', 'head.bias'] ['extra.w'] ['head.weight', 'head.bias']
-print(len(report.loaded))
+print(len(report.loaded))  # ✓ partial-report
 #> 7
 for key in report.loaded:  # the body now holds the pretrained values ...
-    assert torch.equal(new_model.state_dict()[key], pretrained[key])
-assert torch.equal(new_model.head.weight, head_before)  # ... and the new head is untouched
+    assert torch.equal(new_model.state_dict()[key], pretrained[key])  # ✓ partial-body
+assert torch.equal(new_model.head.weight, head_before)  # ... and the new head is untouched ✓ partial-head
 # --8<-- [end:load-matching-use]
 
 
 # --8<-- [start:resume]
-def make(seed: int = 0) -> tuple[nn.Module, torch.optim.Optimizer]:
+features, targets = torch.randn(64, 4), torch.randn(64, 1)
+shuffled = DataLoader(TensorDataset(features, targets), batch_size=16, shuffle=True)  # no generator of its own
+
+
+def make(seed: int = 0):
     torch.manual_seed(seed)
-    net = nn.Linear(4, 1)
-    return net, torch.optim.Adam(net.parameters(), lr=0.1)
+    net = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 1))
+    opt = torch.optim.Adam(net.parameters(), lr=0.1)
+    return net, opt, torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
 
 
-def train(net, opt, steps: int, start: int) -> None:
-    for step in range(start, start + steps):
-        gen = torch.Generator().manual_seed(step)  # batch k is the same whatever the split into runs
-        xb, yb = torch.randn(8, 4, generator=gen), torch.randn(8, 1, generator=gen)
-        opt.zero_grad()
-        nn.functional.mse_loss(net(xb), yb).backward()
-        opt.step()
+def train(net, opt, sched, epochs: int) -> None:
+    for _ in range(epochs):
+        for xb, yb in shuffled:  # each epoch, a new order, drawn from the global RNG
+            opt.zero_grad()
+            nn.functional.mse_loss(net(xb), yb).backward()  # Dropout draws its masks there too
+            opt.step()
+        sched.step()  # the learning rate halves every 2 epochs
 
 
-straight, opt = make()
-train(straight, opt, steps=6, start=0)  # reference: 6 steps in one go
+def draws() -> list[torch.Tensor]:
+    """What the global RNG decides here: two epochs' orders, then two dropout masks."""
+    orders = [torch.cat([yb for _, yb in shuffled]) for _ in range(2)]
+    return orders + [nn.Dropout(0.5)(torch.ones(16)) for _ in range(2)]
 
-first, opt = make()
-train(first, opt, steps=3, start=0)
-checkpoint = {"model": first.state_dict(), "optimizer": opt.state_dict(), "step": 3}
+
+rng_state = torch.get_rng_state()
+first = draws()
+torch.set_rng_state(rng_state)
+assert not torch.equal(first[0], first[1]) and not torch.equal(first[2], first[3])  # new ones each time ...
+assert all(torch.equal(a, b) for a, b in zip(first, draws(), strict=True))  # ... the same from the same state ✓ order-from-rng
+
+straight = make()
+train(*straight, epochs=4)  # reference: 4 epochs in one go
+
+net, opt, sched = make()
+train(net, opt, sched, epochs=1)
+checkpoint = {
+    "model": net.state_dict(),
+    "optimizer": opt.state_dict(),  # Adam's moments and step counts
+    "scheduler": sched.state_dict(),  # where the learning-rate schedule is
+    "rng": torch.get_rng_state(),  # the next dropout masks and data order
+}
 torch.save(checkpoint, tmp / "ckpt.pt")
-
-ckpt = torch.load(tmp / "ckpt.pt")
-print(sorted(ckpt["optimizer"]["state"][0]))  # Adam's per-parameter moments travel too
+print(sorted(torch.load(tmp / "ckpt.pt")["optimizer"]["state"][0]))  # Adam's per-parameter state ✓ adam-state
 #> ['exp_avg', 'exp_avg_sq', 'step']
-resumed, opt = make(seed=1)  # different init: everything must come from the file
-resumed.load_state_dict(ckpt["model"])
-opt.load_state_dict(ckpt["optimizer"])
-train(resumed, opt, steps=3, start=ckpt["step"])
-print(torch.equal(resumed.weight, straight.weight))
-#> True
 
-forgetful, opt = make(seed=1)  # weights restored, optimizer state not
-forgetful.load_state_dict(ckpt["model"])
-train(forgetful, opt, steps=3, start=ckpt["step"])
-print(torch.equal(forgetful.weight, straight.weight))
-#> False
+
+def resume(*restored: str) -> bool:
+    """Resume from the checkpoint, restoring the model and `restored`: is it where `straight` is?"""
+    ckpt = torch.load(tmp / "ckpt.pt")
+    net, opt, sched = make(seed=1)  # another init and RNG state: what counts must come from the file
+    net.load_state_dict(ckpt["model"])
+    if "optimizer" in restored:
+        opt.load_state_dict(ckpt["optimizer"])
+    if "scheduler" in restored:
+        sched.load_state_dict(ckpt["scheduler"])
+    if "rng" in restored:
+        torch.set_rng_state(ckpt["rng"])
+    train(net, opt, sched, epochs=3)
+    return all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), straight[0].state_dict().values(), strict=True))
+
+
+parts = ("optimizer", "scheduler", "rng")
+print("model + all three:", resume(*parts))  # ✓ resume-all
+#> model + all three: True
+for missing in parts:
+    print(f"without {missing}:", resume(*(part for part in parts if part != missing)))  # ✓ resume-without
+    #> without optimizer: False
+    #> without scheduler: False
+    #> without rng: False
+print("model + optimizer only:", resume("optimizer"))  # not enough with Dropout and a scheduler ✓ resume-model-optimizer
+#> model + optimizer only: False
 # --8<-- [end:resume]
 
 # --8<-- [start:map-location]
@@ -345,10 +405,10 @@ def where(storage, location):  # map_location may be a function of (storage, sav
 
 
 torch.load(tmp / "weights.pt", map_location=where)
-print(sorted(set(seen)))  # the device tag each tensor was saved with
+print(sorted(set(seen)))  # the device tag each tensor was saved with ✓ where-tag
 #> ['cpu']
 on_cpu = torch.load(tmp / "weights.pt", map_location="cpu")  # what loads a GPU checkpoint on a CPU machine
-print({t.device.type for t in on_cpu.values()})
+print({t.device.type for t in on_cpu.values()})  # ✓ map-cpu
 #> {'cpu'}
 scratch.cleanup()  # remove every file this page wrote
 # --8<-- [end:map-location]

@@ -25,15 +25,15 @@ def keep_on_cpu(storage, location):
 
 
 loaded = torch.load(gpu_dir / "gpu.pt", map_location=keep_on_cpu)
-assert set(tags) == {"cuda:0"}  # the device each tensor was saved from travels in the file
-assert {t.device.type for t in loaded.values()} == {"cpu"}
+assert set(tags) == {"cuda:0"}  # the device each tensor was saved from travels in the file ✓ gpu-tag
+assert {t.device.type for t in loaded.values()} == {"cpu"}  # ✓ gpu-map-function
 
 default = torch.load(gpu_dir / "gpu.pt")  # no map_location: back to the saved device
-assert {t.device for t in default.values()} == {torch.device("cuda", 0)}
+assert {t.device for t in default.values()} == {torch.device("cuda", 0)}  # ✓ gpu-default
 on_cpu = torch.load(gpu_dir / "gpu.pt", map_location="cpu")
-assert {t.device.type for t in on_cpu.values()} == {"cpu"}
+assert {t.device.type for t in on_cpu.values()} == {"cpu"}  # ✓ gpu-map-cpu
 renamed = torch.load(gpu_dir / "gpu.pt", map_location={"cuda:0": "cpu"})  # a dict renames locations
-assert {t.device.type for t in renamed.values()} == {"cpu"}
-assert all(torch.equal(on_cpu[k], renamed[k]) and torch.equal(on_cpu[k], default[k].cpu()) for k in on_cpu)
+assert {t.device.type for t in renamed.values()} == {"cpu"}  # ✓ gpu-map-dict
+assert all(torch.equal(on_cpu[k], renamed[k]) and torch.equal(on_cpu[k], default[k].cpu()) for k in on_cpu)  # ✓ gpu-same-values
 gpu_scratch.cleanup()
 # --8<-- [end:gpu-checkpoint]
