@@ -193,3 +193,17 @@ def test_sentences_are_counted_as_linked_boxed_declared_or_unproven() -> None:
     ]
     coverage = claims.coverage("docs/p.md", markdown)
     assert (coverage.claims, round(coverage.share, 2)) == (9, 0.67)
+
+
+def test_a_quote_of_the_notes_is_not_cut_or_counted_whatever_its_punctuation() -> None:
+    markdown = (
+        '!!! caveat "Caveat: a long quote"\n'
+        "    原文: 「它复制了数据。然后\n"
+        "    返回新张量」 (*it copies. then returns*). Only `repeat` copies. {✓ a}\n\n"
+        "The notes call it 「复制。」 in one place. {✓ b}\n"
+    )
+    found = [(s.line, s.kind, s.text) for s in claims.sentences("docs/p.md", markdown)]
+    assert found == [
+        (3, claims.LINKED, "Only `repeat` copies. {✓ a}"),
+        (5, claims.LINKED, "The notes call it 「复制。」 in one place. {✓ b}"),
+    ]

@@ -151,19 +151,19 @@ def find_boxes(page: str, markdown: str) -> list[Box]:
 
 def quotes(paragraph: str) -> list[str] | None:
     """The quotes after `原文:` (「...」 or `...`), or None when it does not start so."""
-    parsed = _parse_quotes(paragraph)
+    parsed = parse_quotes(paragraph)
     return None if parsed is None else parsed[0]
 
 
 def quote_prefix(paragraph: str) -> str:
     """`原文:` and its quotes, as written (whitespace collapsed): what the Errata page shows."""
-    parsed = _parse_quotes(paragraph)
+    parsed = parse_quotes(paragraph)
     if not parsed or not parsed[0]:
         return paragraph.splitlines()[0] if paragraph else ""
     return re.sub(r"\s+", " ", paragraph[: parsed[1]]).strip()
 
 
-def _parse_quotes(paragraph: str) -> tuple[list[str], int] | None:
+def parse_quotes(paragraph: str) -> tuple[list[str], int] | None:
     label = _QUOTE_LABEL.match(paragraph)
     if not label:
         return None

@@ -32,6 +32,7 @@ from docverify.proofs import MARKER
 LINKED, BOXED, DECLARED, UNPROVEN = "linked", "boxed", "declared", "unproven"
 TARGET = 0.95
 
+_NOTES_QUOTE = re.compile(r"「[^」]*」")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _SKIP_LINE = re.compile(r"^\s*(?:#{1,6}\s|<|\*中文:|!\[|-+8<-+\s|\|?\s*:?-{3,})")
@@ -114,10 +115,10 @@ def _blocks(lines: list[str], skipped: set[int]):
 
 def _without_quote(text: str) -> str:
     """A box's first paragraph without its `原文:` quote and the gloss that follows."""
-    prefix = boxes.quote_prefix(text)
-    if not text.startswith(prefix) or not prefix.startswith("原文"):
+    parsed = boxes.parse_quotes(text)
+    if not parsed or not parsed[0]:
         return text
-    rest = text[len(prefix) :]
+    rest = text[parsed[1] :]
     gloss = _GLOSS.match(rest)
     kept = rest[gloss.end() :] if gloss else rest
     return "\n" * text[: len(text) - len(kept)].count("\n") + kept.lstrip(" .。")
@@ -128,6 +129,8 @@ def _split(text: str) -> list[tuple[int, str]]:
     masked = _LINK_TARGET.sub(lambda m: "]" + "x" * (len(m[0]) - 1), text)
     masked = _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m[0]) - 2) + "`", masked)
     masked = MARKER.sub(lambda m: "{" + "x" * (len(m[0]) - 2) + "}", masked)
+    # A quote of the notes is one piece of a sentence, whatever punctuation it holds.
+    masked = _NOTES_QUOTE.sub(lambda m: "「" + "x" * (len(m[0]) - 2) + "」", masked)
     cuts = [0]
     for end in _END.finditer(masked):
         cut = end.end()
@@ -139,9 +142,9 @@ def _split(text: str) -> list[tuple[int, str]]:
         if cut > cuts[-1] and cut < len(text):
             cuts.append(cut)
     cuts.append(len(text))
-    return [
-        (a, text[a:b].strip()) for a, b in zip(cuts, cuts[1:], strict=False) if text[a:b].strip()
-    ]
+    pieces = [(a, text[a:b]) for a, b in zip(cuts, cuts[1:], strict=False) if text[a:b].strip()]
+    # Each sentence's offset is where its first word stands (its line is counted from it).
+    return [(a + len(p) - len(p.lstrip()), p.strip()) for a, p in pieces]
 
 
 def _kind(sentence: str, unmarked: str) -> str:
