@@ -5,8 +5,7 @@ Page: docs/tensors/creation.md
 
 # --8<-- [start:setup]
 import inspect
-import subprocess
-import sys
+import warnings
 
 import torch
 
@@ -153,33 +152,39 @@ print(y is out)
 # --8<-- [end:on-device]
 
 # --8<-- [start:legacy-cuda]
-# PyTorch issues the "no longer recommended" warning once per process, so the
-# notes' call runs in a fresh interpreter, where what happens is the same every time.
-LEGACY_CALL = """
-import warnings
-import torch
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    try:
-        x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
-        print(f"a {x.device} tensor of UNINITIALISED values")  # not random numbers
-    except (TypeError, RuntimeError) as err:
-        print(f"{type(err).__name__}: {err}")
-print(sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught))
-"""
-run = subprocess.run([sys.executable, "-c", LEGACY_CALL], capture_output=True, text=True, check=True)
-outcome, warnings_caught = run.stdout.splitlines()
+def legacy_call() -> tuple[str, int]:
+    """The notes' call: what it gives, and how many "no longer recommended" warnings come."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
+            outcome = f"a {x.device} tensor of UNINITIALISED values"  # not random numbers
+        except (TypeError, RuntimeError) as err:
+            outcome = f"{type(err).__name__}: {err}"
+    return outcome, sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught)
+
+
+# PyTorch gives this warning once per process; set_warn_always(True) gives it every
+# time, so what the call does is counted the same on every run, in any process.
+torch.set_warn_always(True)
+try:
+    outcome, warnings_caught = legacy_call()
+    assert legacy_call() == (outcome, warnings_caught)  # again: the same
+finally:
+    torch.set_warn_always(False)  # the default
+legacy_call()
+assert legacy_call()[1] == 0  # by default, not again in this process
 if torch.cuda.is_available():  # a GPU: the call works, after the warning
-    assert outcome.startswith("a cuda:0 tensor") and warnings_caught == "1", run.stdout
+    assert outcome.startswith("a cuda:0 tensor") and warnings_caught == 1, outcome
 elif torch.backends.cuda.is_built():  # a CUDA build on a machine without a GPU
     assert outcome.startswith("RuntimeError: Found no NVIDIA driver"), outcome
-    assert warnings_caught == "1", run.stdout  # the warning comes first
+    assert warnings_caught == 1, outcome  # the warning comes first
 else:  # a CPU-only build (the `+cpu` wheels): refused before any warning
     assert outcome == (
         "TypeError: type torch.cuda.FloatTensor not available. "
         "Torch not compiled with CUDA enabled."
     ), outcome
-    assert warnings_caught == "0", run.stdout
+    assert warnings_caught == 0, outcome
 # --8<-- [end:legacy-cuda]
 
 # --8<-- [start:convert]
