@@ -6,28 +6,46 @@
 # and test stack). Each is (re)installed only when its pins change: a stamp file's
 # name is a hash of the files it installs from.
 
+# Any Python from 3.10 to 3.13 works (`make test PYTHON=python3.13`); 3.11 is the one CI
+# pins and the `#>` lines show (docverify.stacks.PINNED_PYTHON). The stamps' hashes
+# include the Python's version, so another Python makes .venv anew.
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
-PINS_HASH := $(shell cat requirements.txt requirements-docs.txt pyproject.toml | sha256sum | cut -c1-16)
+PYTHON_VERSION := $(shell $(PYTHON) -V 2>&1)
+PINS_HASH := $(shell (cat requirements.txt requirements-docs.txt pyproject.toml; echo "$(PYTHON_VERSION)") | sha256sum | cut -c1-16)
 STAMP  := $(VENV)/.installed-$(PINS_HASH)
-DOCS_PINS_HASH := $(shell cat requirements-docs.txt pyproject.toml | sha256sum | cut -c1-16)
+DOCS_PINS_HASH := $(shell (cat requirements-docs.txt pyproject.toml; echo "$(PYTHON_VERSION)") | sha256sum | cut -c1-16)
 DOCS_STAMP := $(VENV)/.installed-docs-$(DOCS_PINS_HASH)
 # Where the test run writes its verification report (read by the site build).
 REPORTS := .reports
 SITE_DIR ?= site
 export NO_MKDOCS_2_WARNING := 1
-# Two workers: one interpreter each, torch imported once per worker. `loadgroup`
-# keeps each xdist_group (the browser tests share one built site) on one worker.
-PYTEST_ARGS ?= -n 2 --dist loadgroup
+PORT ?= 8000
+# A .venv copied or moved from another folder still runs that folder's Python (the
+# first line of each of its scripts): say so at once, rather than fail obscurely later.
+VENV_PYTHON := $(shell sed -n '1s/^\#!//p' $(BIN)/mkdocs 2>/dev/null)
+ifneq ($(VENV_PYTHON),)
+ifneq ($(VENV_PYTHON),$(realpath $(BIN))/python)
+$(error $(VENV) was made in another folder (its scripts run $(VENV_PYTHON)); make a new one: rm -rf $(VENV) && make setup)
+endif
+endif
+# Two workers: one interpreter each, torch imported once per worker; the tests that
+# read the built site share one build (tests/conftest.py, `built_site`).
+PYTEST_ARGS ?= -n 2
 
 .PHONY: serve test lint pytest build update-examples setup clean
 
 # The docs set is enough to serve. Live verification (re-running a saved snippet,
 # hooks/live_verification.py) joins by itself where the full set is installed too
 # (after `make test` or `make setup`); with the docs set alone it says it is off.
+# --dirty: MkDocs rebuilds only the pages whose built file is missing or older than the
+# page; live verification removes the built pages a saved snippet changes (or all of
+# them when anything else changed), so a save rebuilds only what it affects.
 serve: $(DOCS_STAMP)
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	@$(BIN)/python -c "import socket; socket.create_server(('127.0.0.1', $(PORT))).close()" 2>/dev/null \
+	  || { echo "make serve: port $(PORT) is in use; pick another: make serve PORT=8001" >&2; exit 1; }
+	$(BIN)/mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	$(MAKE) --no-print-directory lint
@@ -51,15 +69,19 @@ update-examples: $(STAMP)
 
 setup: $(STAMP)
 
+# A .venv of another Python than $(PYTHON) is made anew (a link to another checkout's
+# environment is only unlinked).
 define make_venv
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "PyTorch Notes needs Python 3.11; set PYTHON=/path/to/python3.11"'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; assert (3, 10) <= sys.version_info[:2] <= (3, 13), "PyTorch Notes runs on Python 3.10 to 3.13; set PYTHON=/path/to/python3.X"'
+	test -x $(BIN)/python && [ "$$($(BIN)/python -V 2>&1)" = "$(PYTHON_VERSION)" ] || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 endef
 
 # The full set includes the docs set, so it leaves both stamps current.
+# PIP_CONSTRAINT=/dev/null: a machine-wide pip constraints file (such as one capping torch
+# below the pin) must not override requirements.txt's exact pins for this install.
 $(STAMP): requirements.txt requirements-docs.txt pyproject.toml
 	$(make_venv)
-	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
+	PIP_CONSTRAINT=/dev/null $(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@ $(DOCS_STAMP)
 
@@ -92,20 +114,36 @@ bench-num-workers: $(STAMP)
 	$(BIN)/python benchmarks/num_workers.py
 
 # Search: the site's search against Material's and Pagefind on tests/search_cases.yaml
-# (scripts/compare_search.py, about a minute). Rewrites
+# (scripts/compare_search.py, a few minutes). Rewrites
 # docs/assets/generated/search/comparison{.json,_summary.md,_summary.zh.md}; commit them
 # (tests/test_measured_summaries.py checks the summary against the data).
 .PHONY: compare-search
 compare-search: $(STAMP)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-measure.txt
 	$(BIN)/python scripts/compare_search.py
 
-# Accessibility: Lighthouse on every page type in both editions (a few minutes). Installs
-# Lighthouse from tools/lighthouse/package-lock.json, runs it with Debian's chromium, and
-# rewrites docs/assets/generated/accessibility/lighthouse{.json,_summary.md,_summary.zh.md}.
+# Lighthouse (accessibility, best practices, SEO) on every page type in both editions
+# (several minutes). Installs Lighthouse from tools/lighthouse/package-lock.json, runs it
+# with Debian's chromium, and rewrites
+# docs/assets/generated/accessibility/lighthouse{.json,_summary.md,_summary.zh.md}.
 .PHONY: lighthouse
 lighthouse: $(STAMP)
 	cd tools/lighthouse && npm ci --no-audit --no-fund
 	$(BIN)/python scripts/lighthouse_accessibility.py
+
+# The version matrix: every snippet on each stack declared in src/docverify/stacks.py
+# (torch 2.4 to the newest on the pinned Python; Python 3.10-3.13 on the pinned torch),
+# each in its own environment under .matrix/venvs/, made by uv from its cache. uv does
+# not read pip's configuration, so a pip constraints file (this machine's caps torch
+# for .venv) does not apply to these environments. Rewrites
+# docs/assets/generated/matrix/<stack>.json; commit them. A rerun records only the files
+# changed since (STACKS="py3.13-torch2.14.1 ..." and K=<path part> narrow it).
+UV_VERSION := 0.13.8
+MATRIX_TOOLS := .matrix/tools
+.PHONY: matrix
+matrix:
+	test -x $(MATRIX_TOOLS)/bin/uv || { $(PYTHON) -m venv $(MATRIX_TOOLS) && $(MATRIX_TOOLS)/bin/python -m pip install --disable-pip-version-check uv==$(UV_VERSION); }
+	UV=$(MATRIX_TOOLS)/bin/uv $(PYTHON) scripts/matrix.py $(foreach s,$(STACKS),--stack $(s)) $(if $(K),-k "$(K)")
 
 # Suite time: the snippet verification (pytest -n 2 tests/test_snippets.py) against every
 # snippet file run as its own `python` (or torchrun) process, two at a time, in one

@@ -35,7 +35,7 @@ from torch.utils import benchmark
 from docverify import languages
 from docverify.machine import describe_machine
 from docverify.paths import GENERATED_DIR, REPO_ROOT
-from docverify.snippets import sections_module
+from docverify.sections import sections_module
 
 IN_FEATURES, OUT_FEATURES, BATCH = 256, 512, 8  # the notes' layer sizes: Linear(256, 512)
 LENGTHS = [4, 16, 64, 256, 1024, 4096]  # positions per sample; rows = BATCH * length

@@ -39,7 +39,7 @@ from torch.utils.data import DataLoader
 from docverify import languages
 from docverify.machine import describe_machine
 from docverify.paths import GENERATED_DIR, REPO_ROOT
-from docverify.snippets import sections_module
+from docverify.sections import sections_module
 
 OUTPUT = GENERATED_DIR / "data" / "num_workers.txt"
 SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"
@@ -154,7 +154,7 @@ SUMMARY_WORDS = {
     "zh": {
         "generated": "<!-- 由 benchmarks/num_workers.py 根据 num_workers.txt 生成：请勿编辑。 -->",
         "intro": (
-            "在已提交的那次运行中（{cpus} 个 CPU；在主进程中加载一个批次耗时 {load_ms} ms），"
+            "在已提交的那次运行中（{cpus} 个 CPU；在主进程中加载一个批量耗时 {load_ms} ms），"
             "每个 epoch 的耗时相对于 `num_workers=0` 的比值如下，括号中是 {cpus} 个 CPU 上可能"
             "达到的最佳比值 `max(S, L / w) / (L + S)`，其中 `w` 最多算到 {cpus}："
         ),

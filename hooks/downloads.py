@@ -3,10 +3,13 @@
 For each page that shows Python code, the build writes next to it in the site
 `<page>.py` (the page program: the page's code blocks in page order,
 docverify.page_program) and `<page>.ipynb` (the page as a notebook,
-docverify.notebook), and adds under the page title a line linking both. The
-files are generated at build time only (never committed); `mkdocs build
---strict` fails if a link does not resolve. tests/test_downloads.py checks
-that every notebook's code cells are the page program and runs one through a
+docverify.notebook), and adds under the page title a line linking both. What
+the code needs beyond a CPU and an empty folder (a CUDA GPU, torchrun, a
+checkout of this repository: docverify.needs) is the first line of both files
+and follows the links, in the page's language. The files are generated at
+build time only (never committed); `mkdocs build --strict` fails if a link
+does not resolve. tests/test_downloads.py checks that both files are the code
+the page shows, that each says what it needs, and runs one notebook through a
 real kernel.
 """
 
@@ -19,10 +22,11 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 from docverify import languages
-from docverify.embeds import SnippetFormatError
+from docverify.needs import Needs, script_name, script_sentence
 from docverify.notebook import NOTEBOOK_SUFFIX, notebook_text, page_notebook
 from docverify.page_program import PageProgram, build, fenced_embeds
 from docverify.page_title import under_title
+from docverify.sections import SnippetFormatError
 from docverify.site_text import text
 
 _programs: dict[str, PageProgram] = {}
@@ -38,23 +42,25 @@ def download_names(src_uri: str) -> tuple[str, str]:
     return f"{base}.py", f"{base}{NOTEBOOK_SUFFIX}"
 
 
+def script_text(program: PageProgram, lang: str) -> str:
+    """The .py download: the page program, after a first line saying what it needs, if anything."""
+    needs = script_sentence(Needs.of(program.snippets), lang, script_name(program.page))
+    return f"# {needs}\n\n{program.source}" if needs else program.source
+
+
 def download_line(program: PageProgram, lang: str = languages.DEFAULT) -> str:
     """The line under the page title, with links relative to the page's Markdown file."""
     script, notebook = download_names(f"{program.stem}.md")
     # What the reader's browser saves: the English page's name, whatever the language.
     saved_script, saved_notebook = download_names(languages.source_page(f"{program.stem}.md"))
-    how = ""
-    if program.launch:
-        how = text(lang, "download.launch", command=f"`{program.run_command(saved_script)}`")
-    elif program.needs_cuda:
-        how = text(lang, "download.cuda")
-    how = f" ({how})" if how else ""
-    return (
-        '<p class="page-downloads" markdown>'
-        f'[{text(lang, "download.script")}]({script}){{ download="{saved_script}" }}{how} · '
+    links = (
+        f'[{text(lang, "download.script")}]({script}){{ download="{saved_script}" }} · '
         f'[{text(lang, "download.notebook")}]({notebook}){{ download="{saved_notebook}" }}'
-        "</p>"
     )
+    needs = script_sentence(Needs.of(program.snippets), lang, saved_script)
+    if needs:
+        links = text(lang, "download.needs", links=links, needs=needs)
+    return f'<p class="page-downloads" markdown>{links}</p>'
 
 
 def add_download_line(markdown: str, program: PageProgram, lang: str = languages.DEFAULT) -> str:
@@ -92,7 +98,7 @@ def on_files(files, config):
             notebook = page_notebook(program, markdown, site_url=config.site_url or "")
         except SnippetFormatError:
             continue  # a bad embed: hooks/snippet_embeds.py fails the build naming page:line
-        contents = (program.source, notebook_text(notebook))
+        contents = (script_text(program, languages.language_of(page)), notebook_text(notebook))
         for name, content in zip(download_names(file.src_uri), contents, strict=True):
             if files.get_file_from_path(name) is not None:
                 raise PluginError(

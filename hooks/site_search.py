@@ -1,8 +1,9 @@
 """MkDocs hook: the search documents of each edition, for the site's search dialog.
 
 Each built page becomes one document (docverify.search_index: title, headings,
-the questions it answers, its 中文 search terms, prose, code), written per
-language to `search/<lang>.json`; overrides/assets/javascripts/site-search.js
+the questions it answers, its 中文 search terms, tags, prose, code; an index
+page, which sums up its section, marked as such), written per language to
+`search/<lang>.json`; overrides/assets/javascripts/site-search.js
 indexes them in the browser with MiniSearch. A page whose front matter says
 `search: exclude: true` is left out; `search: boost: x` scales its score
 (Material's own keys, so the pages read the same to Material's search plugin).
@@ -17,24 +18,38 @@ from pathlib import Path
 from docverify import languages
 from docverify.search_index import page_document
 
-_documents: dict[str, list[dict]] = {}
+# lang -> page URL -> document, kept across rebuilds: under `mkdocs serve --dirty` a
+# rebuild renders only some pages, and the others keep their last document.
+_documents: dict[str, dict[str, dict]] = {}
+_urls: dict[str, list[str]] = {}  # the pages of the build in progress, in order
 
 
-def on_pre_build(config):
-    _documents[languages.of_build(config)] = []
+def on_env(env, config, files):
+    # The files as the build uses them: after mkdocs-static-i18n chose this language's pages.
+    _urls[languages.of_build(config)] = [f.url for f in files.documentation_pages()]
+    return env
 
 
 def on_post_page(output, page, config):
+    documents = _documents.setdefault(languages.of_build(config), {})
     meta = page.meta.get("search") or {}
-    if not meta.get("exclude"):
-        doc = page_document(page.url, output, boost=float(meta.get("boost", 1.0)))
-        if doc:
-            _documents[languages.of_build(config)].append(doc)
+    boost = float(meta.get("boost", 1.0))
+    doc = (
+        None
+        if meta.get("exclude")
+        else page_document(page.url, output, boost=boost, section=page.is_index)
+    )
+    if doc:
+        documents[page.file.url] = doc
+    else:
+        documents.pop(page.file.url, None)
     return output
 
 
 def on_post_build(config):
     lang = languages.of_build(config)
+    documents = _documents.get(lang, {})
+    found = [documents[url] for url in _urls.get(lang, []) if url in documents]
     out = Path(config.site_dir) / "search" / f"{lang}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(_documents[lang], ensure_ascii=False), encoding="utf-8")
+    out.write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")

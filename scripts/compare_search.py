@@ -2,11 +2,11 @@
 
     make compare-search        (writes docs/assets/generated/search/comparison.json)
 
-Builds the site as configured (its search: site-search.js on MiniSearch) and
-again with Material's built-in search plugin in its place, configured as this
-site had it before (its separator; jieba segments the Chinese pages), and
-indexes a copy of the first build with Pagefind (its CLI; it segments Chinese
-at indexing). Serves each on 127.0.0.1, runs every case through each engine
+Builds the site as configured (its search: site-search.js on MiniSearch), again
+with Material's built-in search plugin in its place, configured as this site
+had it before (its separator; jieba segments the Chinese pages), and once more
+indexed with Pagefind (its CLI; it segments Chinese at indexing). Serves each
+on 127.0.0.1 (built for that address), runs every case through each engine
 in chromium (tests/search_driver.py: the code the browser test uses), and
 writes each case's rank per engine. The Verification page shows the summary,
 rendered from that file (`render_summary`); tests/test_measured_summaries.py
@@ -15,34 +15,40 @@ re-renders it and checks it against the data.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+# This checkout's docverify (a shared venv's editable install may be another's) and its
+# tests/ (the browser test's search driver).
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 import search_driver  # noqa: E402  (tests/search_driver.py: the browser test's own search driver)
 
 from docverify import measured  # noqa: E402
-from docverify.built_site import build, served  # noqa: E402
+from docverify.built_site import built_and_served  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "generated" / "search" / "comparison.json"
-KINDS = ("lookups", "questions")
+KINDS = ("lookups", "questions", "chinese_in_english")
 # Material's search plugin as this site configured it before.
 MATERIAL_SEARCH_PLUGIN = """  - search:
       separator: '[\\s\\-.,:;!?=()\\[\\]{}"''`/<>|\\u200b]+'
 """
 
 
-def build_with_material_search(site_dir: Path) -> None:
+@contextmanager
+def material_search_config() -> Iterator[Path]:
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = ROOT / ".compare-search.mkdocs.yml"  # beside mkdocs.yml: same relative paths
     config.write_text(text.replace("plugins:\n", "plugins:\n" + MATERIAL_SEARCH_PLUGIN, 1), "utf-8")
     try:
-        build(site_dir, config)
+        yield config
     finally:
         config.unlink()
 
@@ -60,23 +66,26 @@ def measure() -> dict:
 
     cases = {kind: search_driver.load_cases(kind) for kind in KINDS}
     results: dict = {"cases": {k: [vars(c) for c in cases[k]] for k in KINDS}, "ranks": {}}
+    engines = {
+        "site": search_driver.SiteSearch(),
+        "pagefind": search_driver.Pagefind(),
+        "material": search_driver.MaterialSearch(),
+    }
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        sites = {name: Path(tmp) / name for name in ENGINE_NAMES}
-        build(sites["site"])
-        shutil.copytree(sites["site"], sites["pagefind"])
-        index_with_pagefind(sites["pagefind"])
-        build_with_material_search(sites["material"])
-        engines = {
-            "site": search_driver.SiteSearch(),
-            "pagefind": search_driver.Pagefind(),
-            "material": search_driver.MaterialSearch(),
-        }
         browser = pw.chromium.launch(
             executable_path=shutil.which("chromium") or "/usr/bin/chromium",
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         for name, engine in engines.items():
-            with served(sites[name]) as url:
+            # Each site is built for the address it is served at (docverify.built_site).
+            site = Path(tmp) / name
+            with ExitStack() as stack:
+                config = (
+                    stack.enter_context(material_search_config()) if name == "material" else None
+                )
+                url = stack.enter_context(built_and_served(site, config))
+                if name == "pagefind":
+                    index_with_pagefind(site)
                 results["ranks"][name] = {
                     kind: search_driver.ranks(engine, browser, url, cases[kind]) for kind in KINDS
                 }
@@ -91,6 +100,7 @@ ENGINE_NAMES = {
     "material": "Material search",
     "pagefind": "Pagefind",
 }
+ENGINES = {"site": "MiniSearch", "material": "Material 的搜索", "pagefind": "Pagefind"}
 ENGINE_NAMES_ZH = {
     "site": "本站搜索（MiniSearch）",
     "material": "Material 搜索",
@@ -101,7 +111,11 @@ WORDS = {
         "engines": ENGINE_NAMES,
         "header": "| engine | cases | edition | number | rank 1 | top 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "lookups", "questions": "held-out questions"},
+        "kind": {
+            "lookups": "lookups",
+            "questions": "held-out questions",
+            "chinese_in_english": "held-out, typed in Chinese",
+        },
         "other": "{name}: {rank1} at rank 1, {top3} in the top 3",
         "verdict": "On the held-out questions, both editions together, {best} ranks best: "
         "{rank1} at rank 1 and {top3} in the top 3 ({others}). The site uses {best}.",
@@ -111,10 +125,15 @@ WORDS = {
         "engines": ENGINE_NAMES_ZH,
         "header": "| 搜索引擎 | 用例 | 版本 | 数量 | 排第 1 | 前 3 |",
         "edition": {"en": "English", "zh": "简体中文"},
-        "kind": {"lookups": "查找", "questions": "留出的问题"},
+        "kind": {
+            "lookups": "查找",
+            "questions": "盲测问题",
+            "chinese_in_english": "盲测中文查询",
+        },
         "other": "{name}：排第 1 的 {rank1}，前 3 的 {top3}",
-        "verdict": "在留出的问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
-        "前 3 的 {top3}（{others}）。本站使用 {best}。",
+        # The table calls the site's engine 本站搜索; the last sentence names the engine itself.
+        "verdict": "在盲测问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
+        "前 3 的 {top3}（{others}）。本站的搜索框用的就是 {engine}。",
         "join": "；",
     },
 }
@@ -163,7 +182,11 @@ def render_summary(data: dict, lang: str = "en") -> str:
     others = words["join"].join(
         words["other"].format(name=names[e], **counts(e)) for e in ENGINE_NAMES if e != best
     )
-    verdict = words["verdict"].format(best=names[best], others=others, **counts(best))
+    verdict = words["verdict"].format(
+        best=names[best], engine=ENGINES[best], others=others, **counts(best)
+    )
+    if lang == "zh":  # full-width brackets carry their own space: "（MiniSearch）排得最好"
+        verdict = re.sub(r"(?<=[）」])[ ]", "", verdict)
     return "\n".join([*rows, "", verdict, ""])
 
 

@@ -41,6 +41,10 @@ CASES = [
 ]
 
 
+# The cases a GPU can change: needing CUDA, or device dependent (tests/test_snippets.py marks).
+SELECTION = "cuda or device_dependent"
+
+
 def missing_modules() -> list[str]:
     return [name for name in NEEDED if importlib.util.find_spec(name) is None]
 
@@ -51,10 +55,10 @@ def pytest_command(*, record: bool, workers: int) -> list[str]:
     command += [f"--reports-dir={MACHINE_REPORTS}"]
     if record:
         return [*command, "-m", "cuda", "--update-examples", "-p", "no:xdist"]
-    command += ["-m", "cuda or device_dependent"]
+    command += ["-m", SELECTION]
     command += [f"--output-diffs={MACHINE_REPORTS / 'output-diffs.md'}"]
     if workers > 1 and importlib.util.find_spec("xdist") is not None:
-        command += ["-n", str(workers), "--dist", "loadgroup"]
+        command += ["-n", str(workers)]
     return command
 
 

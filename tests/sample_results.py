@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from docverify.verification import SnippetResult
+from docverify.report import SnippetResult
 
 _SAMPLE = SnippetResult(
     snippet="snippets/demo/page.py",

@@ -1,10 +1,10 @@
-"""The site's search, driven in a real browser: Pagefind (the site's) and Material's (compared).
+"""Search engines driven in a real browser: the site's own (MiniSearch), Material's and Pagefind.
 
-Both take a Playwright page already open on the edition to search (English at
-/, 简体中文 at /zh/) and return the result pages in rank order, as
+Each takes a Playwright page already open on the edition to search (English at
+/, 简体中文 at /zh/) and returns the result pages in rank order, as
 site-relative paths (`zh/losses/binary/`). tests/test_search_browser.py holds
 the site's search to its targets; scripts/compare_search.py runs the same
-cases through both engines to choose between them.
+cases through all three to compare them.
 """
 
 from __future__ import annotations

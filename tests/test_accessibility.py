@@ -20,7 +20,6 @@ import pytest
 from docverify.built_site import PAGE_TYPES
 
 # Tests that need chromium skip, saying why, where it is missing (the `browser` fixture).
-pytestmark = pytest.mark.xdist_group("browser")
 SERIOUS = {"serious", "critical"}
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # Highlighted code is thousands of coloured <span>s a page, the same few colours

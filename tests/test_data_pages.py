@@ -22,9 +22,9 @@ import sys
 import pytest
 from PIL import Image
 
-from docverify import boxes
-from docverify.embeds import read_sections
+from docverify import boxes, front_matter
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
+from docverify.sections import read_sections
 
 DATA_DOCS = DOCS_DIR / "data"
 DATA_SNIPPETS = REPO_ROOT / "snippets" / "data"
@@ -44,7 +44,7 @@ def test_error_page_prose_holds_the_printed_error() -> None:
     assert shown, "the snippet no longer prints the batch-size error"
     page = ERROR_PAGE.read_text(encoding="utf-8")
     assert f"`{shown[0]}`" in page, f"{ERROR_PAGE.name} must quote the exact message: {shown[0]}"
-    assert page.splitlines()[page.splitlines().index("---", 1) + 2].startswith("# `Expected input")
+    assert front_matter.split(page)[1].startswith("# `Expected input"), "the title is the error"
 
 
 @pytest.mark.parametrize("png", sorted(DATA_FIGURES.glob("*.png")), ids=lambda p: p.name)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from docverify import snippets as snippet_file
-from harness.run_snippet import run_launched
+from docverify.run_snippet import run_launched
 
 DDP_TRAIN = snippet_file.SNIPPETS_DIR / "distributed" / "ddp_train.py"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify import boxes, languages
+from docverify import boxes, front_matter, languages
 from docverify import snippets as snippet_file
 from docverify.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping, root_of
 from docverify.embeds import Embed, find_embeds, page_problems
@@ -32,7 +32,7 @@ def _all_embeds() -> list[Embed]:
 @pytest.mark.parametrize("page", PAGES, ids=_rel)
 def test_page_code_blocks_are_resolvable_embeds(page: Path) -> None:
     problems = page_problems(_rel(page), page.read_text(encoding="utf-8"), REPO_ROOT)
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join(map(str, problems))
 
 
 def unembedded(snippet_paths: list[Path], embeds: list[Embed]) -> list[str]:
@@ -73,7 +73,7 @@ def test_an_unembedded_file_or_section_is_reported(tmp_path: Path) -> None:
     ]
 
 
-# Pages whose body the build generates (hooks/verification.py, the tags plugin).
+# Pages whose body the build generates (hooks/generated_pages.py, the tags plugin).
 GENERATED_MARKERS = (
     "<!-- verification-table -->",
     "<!-- errata-list -->",
@@ -99,9 +99,41 @@ def test_content_pages_embed_their_code() -> None:
 # --- the rules themselves, tried on broken input -------------------------------------------
 
 
+def problems_in(markdown: str) -> list[str]:
+    return [str(p) for p in page_problems("docs/p.md", markdown, REPO_ROOT)]
+
+
+def test_an_indented_code_block_is_reported_with_page_and_line() -> None:
+    markdown = "Intro\n\n    x = torch.ones(2)\n    print(x.sum())\n\nMore prose.\n"
+    assert problems_in(markdown) == [
+        "docs/p.md:3: an indented code block (four spaces after a blank line); embed the code "
+        "from snippets/ in a fenced block instead: 'x = torch.ones(2)'"
+    ]
+    # Text indented inside a box, a tab or a list item is not a code block.
+    boxed = '!!! note "A box"\n    Indented prose.\n\n- item\n\n    continued\n'
+    assert problems_in(boxed) == []
+
+
+def test_the_build_names_the_line_of_the_file_under_front_matter() -> None:
+    """hooks/snippet_embeds.py gets the page without its front matter; the line it names
+    is still the line of the file."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+    from mkdocs.utils.meta import get_data
+
+    from hooks import snippet_embeds
+
+    source = '---\ntags:\n  - x\n---\n\n# Title\n\n```python\n--8<-- "snippets/none.py"\n```'
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="p.md", content_string=source))
+    config = SimpleNamespace(config_file_path=str(REPO_ROOT / "mkdocs.yml"))
+    with pytest.raises(PluginError, match=r"docs/p\.md:9: embedded file snippets/none\.py"):
+        snippet_embeds.on_page_markdown(get_data(source)[0], page, config, None)
+
+
 def test_hand_written_code_in_a_page_is_reported_with_page_and_line(tmp_path: Path) -> None:
     markdown = 'Intro\n\n```python\n--8<-- "snippets/tensors/reshape.py:view"\nx = 1\n```\n'
-    assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
+    assert problems_in(markdown) == [
         "docs/p.md:3: code block `python` contains hand-written lines; "
         "embed them from snippets/ instead: 'x = 1'"
     ]
@@ -112,16 +144,14 @@ def test_missing_file_or_section_is_reported_with_page_and_line() -> None:
         '```python\n--8<-- "snippets/tensors/reshape.py:no-such-section"\n```\n\n'
         '```python\n--8<-- "snippets/tensors/nowhere.py"\n```\n'
     )
-    assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
+    assert problems_in(markdown) == [
         "docs/p.md:2: snippets/tensors/reshape.py has no section `no-such-section`",
         "docs/p.md:6: embedded file snippets/tensors/nowhere.py does not exist",
     ]
 
 
 def test_line_range_embeds_are_refused() -> None:
-    problems = page_problems(
-        "docs/p.md", '```python\n--8<-- "snippets/tensors/reshape.py:1:5"\n```\n', REPO_ROOT
-    )
+    problems = problems_in('```python\n--8<-- "snippets/tensors/reshape.py:1:5"\n```\n')
     assert problems and problems[0].startswith('docs/p.md:2: use --8<-- "path"')
 
 
@@ -131,7 +161,7 @@ def test_line_range_embeds_are_refused() -> None:
 def test_an_embed_from_an_undeclared_root_is_reported_with_page_and_line() -> None:
     # pyproject.toml exists, so only the missing root declaration is wrong.
     markdown = 'Intro\n\n```toml\n--8<-- "pyproject.toml"\n```\n\n--8<-- "Makefile"\n'
-    assert page_problems("docs/p.md", markdown, REPO_ROOT) == [
+    assert problems_in(markdown) == [
         "docs/p.md:4: pyproject.toml is not under a declared embed root; add its root, "
         "with its kind of check, to ROOTS in src/docverify/embed_roots.py",
         "docs/p.md:7: Makefile is not under a declared embed root; add its root, "
@@ -145,12 +175,12 @@ def test_a_code_block_embeds_exactly_one_file() -> None:
         '```python\n--8<-- "snippets/tensors/reshape.py:view"\n'
         '--8<-- "snippets/tensors/shapes.py:size"\n```\n'
     )
-    problems = page_problems("docs/p.md", two, REPO_ROOT)
+    problems = problems_in(two)
     assert problems == [
         "docs/p.md:1: a code block embeds exactly one file (one badge per block), this one "
         "embeds 2: ['snippets/tensors/reshape.py', 'snippets/tensors/shapes.py']"
     ]
-    assert page_problems("docs/p.md", "```python\n```\n", REPO_ROOT) == [
+    assert problems_in("```python\n```\n") == [
         "docs/p.md:1: a code block embeds exactly one file (one badge per block), this one "
         "embeds 0: []"
     ]
@@ -158,7 +188,7 @@ def test_a_code_block_embeds_exactly_one_file() -> None:
         '```python\n--8<-- "snippets/tensors/reshape.py:view"\n'
         '--8<-- "snippets/tensors/reshape.py:clone"\n```\n'
     )
-    assert page_problems("docs/p.md", sections, REPO_ROOT) == []
+    assert problems_in(sections) == []
 
 
 def test_every_embed_is_claimed_by_exactly_one_root() -> None:
@@ -214,8 +244,12 @@ SECTION_INDEXES = sorted(p for p in DOCS_DIR.glob("*/index*.md"))
 def test_content_page_has_tags_and_chinese_search_terms(page: Path) -> None:
     # Readers of the original notes search in Chinese; tags build the Tags index.
     text = page.read_text(encoding="utf-8")
-    assert text.startswith("---\ntags:\n"), f"{_rel(page)}:1: front matter must start with `tags:`"
-    after_title = text.split("\n# ", 1)[1].splitlines()
+    meta, body = front_matter.split(text)
+    tags = meta.get("tags")
+    assert tags and isinstance(tags, list), (
+        f"{_rel(page)}:1: front matter must list the page's `tags:`"
+    )
+    after_title = ("\n" + body).split("\n# ", 1)[1].splitlines()
     first_line = next(line for line in after_title[1:] if line.strip())
     assert re.fullmatch(r"\*中文: .+\*", first_line), (
         f"{_rel(page)}: the first line under the title must be `*中文: ...*` search terms"

@@ -14,19 +14,22 @@ import json
 import re
 import shutil
 import subprocess
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
+from docverify import pyproject as pyproject_toml
 from docverify.paths import REPO_ROOT
+from docverify.stacks import PINNED_PYTHON, marker_applies, version_key
 
 REQUIREMENTS = REPO_ROOT / "requirements.txt"
 ENVIRONMENT_SETUP = REPO_ROOT / "environment-setup"
 ENV_FILES = sorted(ENVIRONMENT_SETUP.glob("*.yml"))
-_PIN = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(?P<version>[^\s;#]+)\s*$")
+_PIN = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*(?P<version>[^\s;#]+)\s*(?:;\s*(?P<marker>.+))?$"
+)
 
 
 def _key(name: str) -> str:
@@ -35,9 +38,15 @@ def _key(name: str) -> str:
 
 
 def _pin(line: str) -> tuple[str, str] | None:
-    """`name==version` -> (normalised name, version); anything else -> None."""
+    """`name==version` -> (normalised name, version); anything else -> None.
+
+    A pin with an environment marker counts where it applies to the pinned Python
+    (the Python the environment file installs); else it is None too.
+    """
     match = _PIN.match(line.strip())
-    return (_key(match["name"]), match["version"]) if match else None
+    if not match or (match["marker"] and not marker_applies(match["marker"], PINNED_PYTHON)):
+        return None
+    return _key(match["name"]), match["version"]
 
 
 def read_requirements(path: Path = REQUIREMENTS) -> dict[str, str]:
@@ -51,8 +60,9 @@ def read_requirements(path: Path = REQUIREMENTS) -> dict[str, str]:
         if not line or line.startswith("-"):
             continue  # blank, comment, `-e .` or another pip option
         pin = _pin(line)
-        assert pin, f"{path}: not an exact pin (name==version): {line!r}"
-        pins[pin[0]] = pin[1]
+        assert pin or _PIN.match(line), f"{path}: not an exact pin (name==version): {line!r}"
+        if pin:
+            pins[pin[0]] = pin[1]
     return pins
 
 
@@ -106,11 +116,11 @@ def pin_drift(requirements: dict[str, str], env: CondaEnvironment, file_name: st
 
 
 def _python_series() -> str:
-    """`requires-python = "==3.11.*"` in pyproject.toml -> "3.11"."""
-    pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    match = re.fullmatch(r"==\s*(\d+\.\d+)\.\*", pyproject["project"]["requires-python"])
-    assert match, "pyproject.toml requires-python is no longer of the form ==X.Y.*"
-    return match[1]
+    """The pinned Python ("3.11"), which requires-python in pyproject.toml must allow."""
+    requires = pyproject_toml.load(REPO_ROOT)["project"]["requires-python"]
+    low, high = re.fullmatch(r">=(\d+\.\d+),<(\d+\.\d+)", requires).groups()
+    assert version_key(low) <= version_key(PINNED_PYTHON) < version_key(high), requires
+    return PINNED_PYTHON
 
 
 def test_one_environment_file() -> None:

@@ -9,32 +9,30 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_harness import inner_suite, run_inner  # noqa: F401  (inner_suite is a fixture)
-from test_snippets import device_dependent
+import torch  # noqa: F401  (loaded before pytester: see conftest.inner_suite)
+from conftest import run_inner
 
-from docverify import snippets as snippet_file
-from harness.output_diffs import output_line_diffs, pinned_torch, render
+from docverify.output_diffs import output_line_diffs, pinned_torch, render
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import verify_gpu  # noqa: E402
 
 
-def test_every_cuda_snippet_is_selected_as_device_dependent() -> None:
-    selected = {
-        s.rel for p in snippet_file.discover() if device_dependent(s := snippet_file.load(p))
-    }
-    for path in snippet_file.discover():
-        snippet = snippet_file.load(path)
-        if "cuda" in snippet.devices or snippet.launched:
-            assert snippet.rel in selected
-    # and a snippet that never mentions CUDA is not
-    assert not device_dependent(snippet_file.SnippetFile(path=ROOT / "x.py", source="print(1)\n"))
+def test_the_command_selects_the_cases_a_gpu_can_change(inner_suite: pytest.Pytester) -> None:
+    """The command's own selection, run on snippets of each kind: what mentions CUDA or
+    needs it is selected, a snippet that never mentions it is not."""
+    snippets = inner_suite.path / "snippets"
+    (snippets / "plain.py").write_text("print(1)\n#> 1\n")
+    (snippets / "mentions.py").write_text("import torch\n\nprint(torch.cuda.is_available() or 1)\n")
+    (snippets / "gpu.py").write_text("# requires: cuda\nprint(1)\n")
+    assert verify_gpu.SELECTION in verify_gpu.pytest_command(record=False, workers=1)
+    result = run_inner(inner_suite, "-m", verify_gpu.SELECTION, "--collect-only", "-q")
+    cases = [line for line in result.outlines if "::test_snippet[" in line]
+    assert sorted(Path(case.split("[")[1]).name for case in cases) == ["gpu.py", "mentions.py"]
 
 
-def test_a_differing_output_line_is_listed_with_both_versions(
-    inner_suite: pytest.Pytester,  # noqa: F811  (the fixture imported above)
-) -> None:
+def test_a_differing_output_line_is_listed_with_both_versions(inner_suite: pytest.Pytester) -> None:
     snippet = inner_suite.path / "snippets" / "shape.py"
     snippet.write_text("import torch\n\nprint(torch.zeros(2, 3).shape)\n#> torch.Size([3, 2])\n")
     diffs_file = inner_suite.path / "diffs.md"
@@ -58,13 +56,3 @@ def test_pinned_torch_is_read_from_requirements() -> None:
     pinned = pinned_torch(ROOT / "requirements.txt")
     assert pinned[0].isdigit()
     assert pinned in (ROOT / "requirements.txt").read_text(encoding="utf-8")
-
-
-def test_the_command_selects_cuda_and_device_dependent_cases() -> None:
-    command = verify_gpu.pytest_command(record=False, workers=1)
-    assert command[command.index("-m", 3) + 1] == "cuda or device_dependent"
-    assert any(arg.startswith("--output-diffs=") for arg in command)
-    assert set(verify_gpu.CASES) <= set(command)
-    record = verify_gpu.pytest_command(record=True, workers=4)
-    assert record[record.index("-m", 3) + 1] == "cuda" and "--update-examples" in record
-    assert "-n" not in record  # rewriting files from parallel workers would race

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from conftest import TEST_SNIPPETS, run_inner
 
+from docverify import isolation
 from docverify import snippets as snippet_file
-from harness import isolation
-from harness.print_capture import expected_source
-from harness.run_snippet import run_in_process, run_launched
+from docverify.print_capture import expected_source
+from docverify.run_snippet import run_in_process, run_launched
 
-TEST_SNIPPETS = Path(__file__).with_name("test_snippets.py")
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 
 
@@ -31,25 +31,6 @@ def write_snippet(folder: Path, name: str, body: str) -> Path:
 
 def run(path: Path, tmp_path: Path, device: str = "cpu"):
     return run_in_process(snippet_file.load(path), device, tmp_path)
-
-
-@pytest.fixture
-def inner_suite(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A throw-away project with our snippet test module and plugin, for inner pytest runs."""
-    pytester.makeconftest('pytest_plugins = ["harness.plugin"]')
-    pytester.makepyfile(test_inner_snippets=TEST_SNIPPETS.read_text(encoding="utf-8"))
-    (pytester.path / "snippets").mkdir()
-    return pytester
-
-
-def run_inner(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
-    # `-p no:examples`: where an old environment still has pytest-examples, its
-    # plugin would provide `--update-examples` instead of harness.plugin.
-    return suite.runpytest_inprocess(
-        f"--snippets-root={suite.path / 'snippets'}",
-        *("-p", "no:cacheprovider", "-p", "no:examples"),
-        *args,
-    )
 
 
 # --- what is recorded is what print() writes --------------------------------------------
@@ -133,6 +114,59 @@ def test_end_and_sep_are_recorded_as_printed(tmp_path: Path) -> None:
         "#>",
         'print("tail", end="")',
         "#> tail",
+    ]
+
+
+def test_outputs_are_written_anew_under_their_prints(tmp_path: Path) -> None:
+    """A statement inserted between a print and its `#>` lines, and a print that no longer
+    prints: the rewritten file has each output under its own print, and nothing stale."""
+    path = write_snippet(
+        tmp_path,
+        "moved.py",
+        """
+        print(1)
+        x = 2
+        #> 1
+        if x == 3:
+            print("never")
+            #> never
+        print(x)
+        #> 1
+        #> 1
+    """,
+    )
+    source = path.read_text(encoding="utf-8")
+    assert expected_source(source, path, run(path, tmp_path)) == textwrap.dedent(
+        """\
+        print(1)
+        #> 1
+        x = 2
+        if x == 3:
+            print("never")
+        print(x)
+        #> 2
+        """
+    )
+
+
+def test_addresses_and_temporary_paths_are_recorded_in_a_fixed_form(tmp_path: Path) -> None:
+    path = write_snippet(
+        tmp_path,
+        "varying.py",
+        """
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as folder:
+            print(Path(folder) / "model.pt")
+        print(object())
+        print("0xff is a byte, 0x12345678 an address")
+    """,
+    )
+    assert [r.text for r in run(path, tmp_path)] == [
+        "<tmp>/model.pt",
+        "<object object at 0x…>",
+        "0xff is a byte, 0x… an address",
     ]
 
 
@@ -253,6 +287,17 @@ def test_no_snippets_is_an_error_not_a_pass(inner_suite: pytest.Pytester) -> Non
     # A collection error (exit 2), never exit 0 and never the ambiguous exit 5.
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*no snippet files under*"])
+
+
+def test_a_syntax_error_is_one_failing_snippet_not_a_stopped_collection(
+    inner_suite: pytest.Pytester,
+) -> None:
+    snippets = inner_suite.path / "snippets"
+    (snippets / "good.py").write_text("print(1)\n#> 1\n")
+    (snippets / "broken.py").write_text('"""Saved mid-edit."""\n# timeout: 30\nprint(1\n')
+    result = run_inner(inner_suite)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*broken.py*line 3*", "*SyntaxError*"])
 
 
 # --- the sandbox: network, warnings, time, randomness, leaks ------------------------------
@@ -392,6 +437,18 @@ def numeric_settings() -> dict[str, object]:
     }
 
 
+def test_a_helper_next_to_a_snippet_is_imported_afresh_by_the_next_one(tmp_path: Path) -> None:
+    """Two pages' folders each hold a `_helper.py`: each snippet gets its own, as in a new
+    interpreter, and the helper is gone from sys.modules after the run."""
+    for folder, value in (("a", 1), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "_helper.py").write_text(f"VALUE = {value}\n", encoding="utf-8")
+        write_snippet(tmp_path / folder, "page.py", "import _helper\nprint(_helper.VALUE)\n")
+    assert [r.text for r in run(tmp_path / "a" / "page.py", tmp_path)] == ["1"]
+    assert [r.text for r in run(tmp_path / "b" / "page.py", tmp_path)] == ["2"]
+    assert "_helper" not in sys.modules
+
+
 def test_numeric_settings_do_not_leak_out_of_a_run(tmp_path: Path) -> None:
     path = write_snippet(
         tmp_path,
@@ -432,6 +489,87 @@ def test_section_markers_must_balance(tmp_path: Path) -> None:
     """,
     )
     with pytest.raises(snippet_file.SnippetFormatError, match=r"sections.py:3: section `b` ends"):
+        snippet_file.load(path)
+
+
+def test_a_shown_line_no_run_reaches_fails_the_snippet(inner_suite: pytest.Pytester) -> None:
+    """An assert in a branch no run takes proves nothing: naming its line fails the snippet.
+    A line marked `# requires: cuda` (or in a block whose header is) is left to the GPU run;
+    lines run in a DataLoader worker (a forked process) count as run."""
+    (inner_suite.path / "snippets" / "branches.py").write_text(
+        textwrap.dedent(
+            """
+            import torch
+            from torch.utils.data import DataLoader, Dataset
+
+            # --8<-- [start:shown]
+            class Squares(Dataset):
+                def __len__(self):
+                    return 2
+
+                def __getitem__(self, i):
+                    return torch.tensor(i * i)  # runs in the worker process only
+
+
+            print(sorted(int(x) for x in DataLoader(Squares(), num_workers=1)))
+            #> [0, 1]
+            if torch.cuda.is_available():  # requires: cuda
+                assert torch.ones(1, device="cuda").sum() == 1
+            if 1 + 1 == 3:
+                assert False, "never checked"
+            # --8<-- [end:shown]
+            """
+        ).lstrip()
+    )
+    result = run_inner(inner_suite)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*Shown lines no run executes:*", "*branches.py:18: a shown line*"]
+    )
+    assert "branches.py:10:" not in result.stdout.str()  # the worker's line ran
+    assert "branches.py:16:" not in result.stdout.str()  # left to the GPU run
+
+
+def test_sections_are_read_as_pymdownx_renders_them(tmp_path: Path) -> None:
+    """Marker spelling pymdownx accepts (`-8<-`, spaces), a nested section's markers
+    dropped, an escaped marker shown as text, dedent: the page program, the downloads
+    and sections_module all get pymdownx's own text, with each line's file line."""
+    import markdown
+
+    from docverify.sections import render, sections_module
+
+    path = write_snippet(
+        tmp_path,
+        "marks.py",
+        """
+        if True:
+            # -8<- [ start : outer ]
+            values = [1]
+            # --8<-- [start:inner]
+            values.append(2)
+            # --8<-- [end:inner]
+            note = ";--8<-- [start:not-a-marker]"
+            # --8<-- [end:outer]
+    """,
+    )
+    shown = render(tmp_path, "marks.py", "outer")
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={
+            "pymdownx.snippets": {"base_path": [str(tmp_path)], "dedent_subsections": True}
+        },
+    )
+    assert shown.code.split("\n") == md.preprocessors["snippet"].run(['--8<-- "marks.py:outer"'])
+    assert shown.code.split("\n") == [
+        "values = [1]",
+        "values.append(2)",
+        'note = "--8<-- [start:not-a-marker]"',
+    ]
+    assert shown.lines == (3, 5, 7) and shown.dedented
+    assert vars(sections_module(path, "outer"))["values"] == [1, 2]
+    # pymdownx's pattern matches `[START:x]`, but its reader skips it: refused, not misread.
+    path.write_text("# --8<-- [START:x]\n# --8<-- [end:x]\n", encoding="utf-8")
+    with pytest.raises(snippet_file.SnippetFormatError, match=r"marks.py:1: write `\[start:x\]`"):
         snippet_file.load(path)
 
 
@@ -478,6 +616,33 @@ def test_a_second_checkout_checks_its_own_snippets_with_its_own_code(tmp_path: P
     assert "snippets/x.py:2: `#>` output lines differ" in done.stdout
 
 
+def test_the_site_build_imports_this_checkouts_docverify(tmp_path: Path) -> None:
+    """With another `docverify` first on the path (the editable install of a shared venv
+    made in another checkout), the MkDocs hooks still import this checkout's src/.
+    MkDocs restores `sys.path` after loading each hook, so hooks/checkout.py must import
+    the package, not only put src/ on the path."""
+    other = tmp_path / "other_checkout_src" / "docverify"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("")  # an empty package: no docverify.embeds etc.
+    probe = (
+        "import sys\n"
+        "from mkdocs.config import load_config\n"
+        "load_config('mkdocs.yml')  # loads the hooks, in mkdocs.yml's order\n"
+        "print(sys.modules['docverify'].__file__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(other.parent), "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert Path(done.stdout.strip()) == ROOT / "src" / "docverify" / "__init__.py"
+
+
 # --- torchrun-launched snippets ------------------------------------------------------------
 
 
@@ -503,33 +668,17 @@ def test_launched_snippet_runs_as_two_processes(tmp_path: Path) -> None:
 # --- scheduling: the longest tests first -----------------------------------------------------
 
 
-def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path) -> None:
+def test_built_site_tests_then_slowest_snippets_are_collected_first() -> None:
     from types import SimpleNamespace
 
-    from sample_results import sample_result
-
-    from docverify import verification
     from harness import scheduling
 
-    for name in ("fast", "slow"):
-        (tmp_path / "snippets" / f"{name}.py").parent.mkdir(exist_ok=True)
-        (tmp_path / "snippets" / f"{name}.py").write_text("x = 1\n")
-    verification.merge_results(
-        [
-            sample_result("snippets/fast.py", duration_s=0.1),
-            sample_result("snippets/slow.py", duration_s=9.0),
-        ],
-        tmp_path / ".reports",
-        root=tmp_path,
-    )
-
-    def item(name: str, snippet: str | None = None, group: bool = False, timeout: int = 60):
-        marks = [pytest.mark.xdist_group("browser").mark] if group else []
+    def item(name: str, snippet: str | None = None, site: bool = False, timeout: int = 60):
         params = {"snippet": SimpleNamespace(rel=snippet, timeout_s=timeout), "device": "cpu"}
         return SimpleNamespace(
             name=name,
             callspec=SimpleNamespace(params=params) if snippet else None,
-            iter_markers=lambda kind, marks=marks: [m for m in marks if m.name == kind],
+            fixturenames=["built_site"] if site else [],
         )
 
     items = [
@@ -537,8 +686,39 @@ def test_browser_group_then_slowest_snippets_are_collected_first(tmp_path: Path)
         item("fast", "snippets/fast.py"),
         item("unreported", "snippets/new.py", timeout=240),  # not in the report yet
         item("slow", "snippets/slow.py"),
-        item("browser", group=True),
+        item("browser", site=True),
     ]
-    config = SimpleNamespace(reports_dir=tmp_path / ".reports", rootpath=tmp_path)
+    durations = {"snippets/fast.py[cpu]": 0.1, "snippets/slow.py[cpu]": 9.0}
+    config = SimpleNamespace(workerinput={"snippet_durations": durations})
     scheduling.pytest_collection_modifyitems(config, items)
     assert [i.name for i in items] == ["browser", "unreported", "slow", "fast", "other"]
+
+
+def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest.Pytester) -> None:
+    """`mkdocs serve` may write the report while a test run starts: the workers must not each
+    read their own version of it (xdist aborts when their collections differ)."""
+    from sample_results import sample_result
+
+    from docverify import report
+
+    for name in ("a", "b", "c"):
+        (inner_suite.path / "snippets" / f"{name}.py").write_text("x = 1\n")
+    reports = inner_suite.path / ".reports"
+    slow_first = [sample_result(f"snippets/{n}.py", duration_s=d) for n, d in (("a", 9), ("c", 1))]
+    report.merge_results(slow_first, reports, root=inner_suite.path)
+    swapped = [sample_result(f"snippets/{n}.py", duration_s=d) for n, d in (("a", 1), ("c", 9))]
+    inner_suite.makeconftest(
+        f"""
+        import os
+        from pathlib import Path
+        from docverify import report
+
+        pytest_plugins = ["harness.plugin", "harness.scheduling"]
+
+        def pytest_configure(config):
+            if os.environ.get("PYTEST_XDIST_WORKER") == "gw1":  # a live write, just before gw1 reads
+                report.merge_results({swapped!r}, Path({str(reports)!r}), root=Path({str(inner_suite.path)!r}))
+        """.replace("SnippetResult(", "report.SnippetResult(")
+    )
+    result = run_inner(inner_suite, "-n", "2", f"--reports-dir={reports}")
+    result.assert_outcomes(passed=3)

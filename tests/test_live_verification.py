@@ -1,12 +1,13 @@
-"""Honest badges (content hashes) and live verification under `mkdocs serve` (issue 11, parts 3-4).
+"""Honest badges (content hashes) and live verification under `mkdocs serve`.
 
 Each live guarantee is tried on a snippet that breaks it: a stale `#>` line, a
-raising line, a crash, a changed helper module, an edit after the report.
+raising line, a syntax error, a crash, a hang, a changed helper module, an edit
+after the report; and the whole loop (save, re-run, rebuild) on a copy of this
+site with the real mkdocs.yml, both languages.
 """
 
 from __future__ import annotations
 
-import gc
 import html
 import json
 import logging
@@ -14,18 +15,15 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import markdown as markdown_lib
 import pytest
 from sample_results import sample_result
 
-from docverify import live, verification
+from docverify import live, live_check, report
 from docverify.paths import REPO_ROOT
-from harness import live_worker
-from hooks import verification as site
+from hooks import badges
 
 
 def write(path: Path, text: str) -> Path:
@@ -54,14 +52,14 @@ print(1 + 1)
 def test_a_changed_file_flips_the_badge_and_an_unchanged_one_keeps_verified(tmp_path: Path):
     rel = "snippets/demo/page.py"
     path = write(tmp_path / rel, STALE.replace("#> 3", "#> 2"))
-    reports = {"cpu": {rel: result(rel, verification.file_sha256(path))}}
+    reports = {"cpu": {rel: result(rel, report.file_sha256(path))}}
 
-    unchanged = site.badge(rel, reports, root=tmp_path)
+    unchanged = badges.badge(rel, reports, root=tmp_path).html()
     assert 'class="snippet-badge verified"' in unchanged
     assert "changed since last verification" not in unchanged
 
     path.write_text(path.read_text(encoding="utf-8") + "print(3)\n", encoding="utf-8")
-    changed = site.badge(rel, reports, root=tmp_path)
+    changed = badges.badge(rel, reports, root=tmp_path).html()
     assert 'class="snippet-badge changed"' in changed
     assert "changed since last verification" in changed
     assert "verified ·" not in changed.replace("last verified", "")
@@ -70,28 +68,27 @@ def test_a_changed_file_flips_the_badge_and_an_unchanged_one_keeps_verified(tmp_
 def test_a_result_without_a_hash_never_vouches(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     write(tmp_path / rel, STALE)
-    assert "changed since last verification" in site.badge(
-        rel, {"cpu": {rel: result(rel, "")}}, root=tmp_path
-    )
+    reports = {"cpu": {rel: result(rel, "")}}
+    assert "changed since last verification" in badges.badge(rel, reports, root=tmp_path).words
 
 
 def test_a_report_of_the_old_schema_is_ignored(tmp_path: Path) -> None:
     (tmp_path / "cpu.json").write_text(
         json.dumps({"schema": 1, "device": "cpu", "results": []}), encoding="utf-8"
     )
-    assert verification.load_results("cpu", tmp_path) == {}
+    assert report.load_results("cpu", tmp_path) == {}
 
 
 def test_the_report_records_hashes_and_is_written_atomically(tmp_path: Path) -> None:
     rel = "snippets/tensors/reshape.py"
-    sha = verification.file_sha256(REPO_ROOT / rel)
-    verification.merge_results([result(rel, sha, via=live.VIA)], tmp_path)
+    sha = report.file_sha256(REPO_ROOT / rel)
+    report.merge_results([result(rel, sha, via=live.VIA)], tmp_path)
     data = json.loads((tmp_path / "cpu.json").read_text(encoding="utf-8"))
-    assert data["schema"] == verification.SCHEMA == 2
+    assert data["schema"] == report.SCHEMA == 3
     assert data["results"][0]["sha256"] == sha
     assert data["results"][0]["page_program_sha256"] == ""
     assert data["results"][0]["via"] == "mkdocs serve"
-    assert [p.name for p in tmp_path.iterdir()] == ["cpu.json"]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".cpu.json.lock", "cpu.json"]
 
 
 def test_a_recorded_page_program_hash_is_compared_too(tmp_path: Path) -> None:
@@ -100,120 +97,116 @@ def test_a_recorded_page_program_hash_is_compared_too(tmp_path: Path) -> None:
     program = "print(1 + 1)\n"
     recorded = sample_result(
         rel,
-        sha256=verification.file_sha256(path),
-        page_program_sha256=verification.content_sha256(program.encode()),
+        sha256=report.file_sha256(path),
+        page_program_sha256=report.content_sha256(program.encode()),
     )
-    assert verification.is_current(recorded, tmp_path, program)
-    assert not verification.is_current(recorded, tmp_path, program + "print(2)\n")
+    assert report.is_current(recorded, tmp_path, program)
+    assert not report.is_current(recorded, tmp_path, program + "print(2)\n")
 
 
 def test_the_hash_is_of_the_text_that_ran_not_of_a_later_edit(tmp_path: Path) -> None:
     path = write(tmp_path / "x.py", "print(1)\n")
     ran = path.read_text(encoding="utf-8")
-    assert verification.verified_sha256(path, ran) == verification.file_sha256(path)
+    assert report.verified_sha256(path, ran) == report.file_sha256(path)
     path.write_text("print(2)\n", encoding="utf-8")  # saved while the run was going on
-    assert verification.verified_sha256(path, ran) == ""
+    assert report.verified_sha256(path, ran) == ""
 
 
-# --- the worker's check is the suite's check ----------------------------------------------------
+def test_a_merge_waits_for_the_lock_so_no_result_is_lost(tmp_path: Path) -> None:
+    """A test run and `mkdocs serve` both merge into the report: read-merge-write is one
+    step under the report's lock, so neither writer drops the other's result."""
+    import threading
+
+    rel = "snippets/tensors/reshape.py"
+    first = result(rel, "a")
+    report.merge_results([first], tmp_path, root=REPO_ROOT)
+    second = result("snippets/tensors/shapes.py", "b")
+    with report.locked(tmp_path / ".cpu.json.lock"):
+        writer = threading.Thread(target=report.merge_results, args=([second], tmp_path))
+        writer.start()
+        writer.join(timeout=0.5)
+        assert writer.is_alive()  # waiting for the lock the other writer holds
+    writer.join(timeout=10)
+    assert set(report.load_results("cpu", tmp_path, root=REPO_ROOT)) == {rel, second.snippet}
 
 
-def test_the_worker_returns_the_diff_of_a_stale_output_line(tmp_path: Path) -> None:
+# --- one live run: the suite's own check, in a child of a warm forkserver -------------------
+
+
+def test_the_check_returns_the_diff_of_a_stale_output_line(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     path = write(tmp_path / rel, STALE)
-    reply = live_worker.check(tmp_path, rel, "cpu")
+    reply = live_check.check(tmp_path, rel, "cpu")
     assert reply["outcome"] == "failed"
-    assert reply["sha256"] == verification.file_sha256(path)
+    assert reply["sha256"] == report.file_sha256(path)
     assert reply["detail"].startswith(f"{rel}:5: `#>` output lines differ")
     assert "\n-#> 3\n+#> 2\n" in reply["detail"]
 
     path.write_text(path.read_text(encoding="utf-8").replace("#> 3", "#> 2"), encoding="utf-8")
-    fixed = live_worker.check(tmp_path, rel, "cpu")
+    fixed = live_check.check(tmp_path, rel, "cpu")
     assert (fixed["outcome"], fixed["detail"]) == ("passed", "")
     assert fixed["sections"] == ["demo"]
 
 
-def test_the_worker_returns_the_traceback_from_the_snippets_own_line(tmp_path: Path) -> None:
+def test_the_check_returns_the_traceback_from_the_snippets_own_line(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     write(tmp_path / rel, "import torch\n\ntorch.zeros(2).view(3)\n")
-    reply = live_worker.check(tmp_path, rel, "cpu")
+    reply = live_check.check(tmp_path, rel, "cpu")
     assert reply["outcome"] == "failed"
     assert reply["detail"].startswith("Traceback (most recent call last):")
     assert f'{tmp_path / rel}", line 3, in <module>' in reply["detail"]
     assert "RuntimeError: shape '[3]' is invalid for input of size 2" in reply["detail"]
-    assert "run_snippet.py" not in reply["detail"]  # the harness's own frames are left out
+    assert "run_snippet.py" not in reply["detail"]  # the runner's own frames are left out
+    write(tmp_path / rel, "print(1\n")  # a syntax error is a failed run, not a crash
+    broken = live_check.check(tmp_path, rel, "cpu")
+    assert broken["outcome"] == "failed" and "SyntaxError" in broken["detail"]
+    assert f'{tmp_path / rel}", line 1' in broken["detail"]
 
 
-@pytest.fixture(scope="module")
-def warm_worker():
-    worker = live.Worker(REPO_ROOT)
-    worker.start()
-    assert worker.wait_ready(), "the live worker did not start"
-    yield worker
-    worker.close()
-
-
-def test_the_warm_worker_reruns_a_saved_snippet_in_a_fresh_fork(
-    warm_worker: live.Worker, tmp_path: Path
-) -> None:
-    assert set(warm_worker.environment) == {"torch", "python", "machine"}
-    path = write(tmp_path / "page.py", STALE)
-    reply = warm_worker.check(str(path), timeout=60)
-    assert reply["outcome"] == "failed"
-    assert "\n-#> 3\n+#> 2\n" in reply["detail"]
-
-    # A helper module the snippet imports is imported afresh on every run.
+def test_each_run_is_a_fresh_child_that_cannot_take_the_server_down(tmp_path: Path) -> None:
+    live.warm_up(REPO_ROOT)
     write(tmp_path / "_helper.py", "VALUE = 1\n")
     write(tmp_path / "uses.py", "from _helper import VALUE\n\nprint(VALUE)\n#> 1\n")
-    assert warm_worker.check(str(tmp_path / "uses.py"))["outcome"] == "passed"
-    write(tmp_path / "_helper.py", "VALUE = 2\n")
-    changed = warm_worker.check(str(tmp_path / "uses.py"))
-    assert "\n-#> 1\n+#> 2" in changed["detail"]
+    assert live.run_in_child(tmp_path, "uses.py", 60)["outcome"] == "passed"
+    write(tmp_path / "_helper.py", "VALUE = 2\n")  # imported afresh by the next run
+    assert "\n-#> 1\n+#> 2" in live.run_in_child(tmp_path, "uses.py", 60)["detail"]
 
-    # A crash takes down only the fork: the warm worker answers the next request.
     write(
         tmp_path / "crash.py", "import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)\n"
     )
-    crashed = warm_worker.check(str(tmp_path / "crash.py"))
-    assert crashed["outcome"] == "failed"
-    assert "crashed (signal 9)" in crashed["detail"]
-    start = time.perf_counter()
-    again = warm_worker.check(str(tmp_path / "uses.py"))
-    assert again["outcome"] == "failed"  # still the `#> 1` vs 2 diff: an answer, not a restart
-    assert warm_worker.alive()
-    print(f"warm re-run answered in {time.perf_counter() - start:.2f} s")
+    crashed = live.run_in_child(tmp_path, "crash.py", 60)
+    assert crashed == {
+        "outcome": "failed",
+        "detail": "the run of crash.py crashed (signal 9) before it could reply",
+    }
+    write(tmp_path / "hang.py", "import time\n\ntime.sleep(3600)\n")
+    hung = live.run_in_child(tmp_path, "hang.py", -live.GRACE_S + 0.5)  # its own limit passed
+    assert hung["detail"] == "hang.py ran longer than 0 s and was stopped"
+    assert live.run_in_child(tmp_path, "uses.py", 60)["outcome"] == "failed"  # still answers
 
 
 # --- on the page -----------------------------------------------------------------------------------
 
 
-def session(root: Path, worker=None) -> live.LiveSession:
-    return live.LiveSession(root=root, reports_dir=root / ".reports", worker=worker)
+class StubRunner:
+    """Answers like a live run, without torch: the reply is given by the test."""
 
-
-class StubWorker:
-    """Answers like the real worker, without torch: the reply is given by the test."""
-
-    environment = {"torch": "2.14.1", "python": "3.11.7", "machine": "stub"}
-
-    def __init__(self, root: Path, outcome: str = "failed", detail: str = "") -> None:
-        self.root, self.outcome, self.detail = root, outcome, detail
+    def __init__(self, outcome: str = "failed", detail: str = "") -> None:
+        self.outcome, self.detail = outcome, detail
         self.calls: list[str] = []
 
-    def check(self, snippet: str, device: str = "cpu", timeout: float = 60) -> dict:
-        self.calls.append(snippet)
+    def __call__(self, root: Path, rel: str, timeout_s: float) -> dict:
+        self.calls.append(rel)
         return {
-            "snippet": snippet,
-            "device": device,
             "outcome": self.outcome,
-            "sha256": verification.file_sha256(self.root / snippet),
-            "sections": ["demo"],
-            "duration_s": 0.01,
             "detail": self.detail,
+            "sections": ["demo"],
+            "environment": {"torch": "2.14.1", "python": "3.11.7", "machine": "stub"},
         }
 
-    def close(self) -> None:
-        pass
+
+def session(root: Path, run=None) -> live.LiveSession:
+    return live.LiveSession(root=root, reports_dir=root / ".reports", run=run)
 
 
 PAGE = """
@@ -229,10 +222,10 @@ PAGE = """
 TRICKY = '--- a\n+++ b\n-#> 3\n+#> 2\n ```python\n --8<-- "snippets/x.py"\n <b>*not bold*</b> & `x`'
 
 
-def test_a_live_failure_is_shown_on_the_page_verbatim(tmp_path: Path) -> None:
+def test_a_live_failure_is_shown_on_the_page_verbatim_in_its_language(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     write(tmp_path / rel, STALE)
-    live_session = session(tmp_path, StubWorker(tmp_path, detail=TRICKY))
+    live_session = session(tmp_path, StubRunner(detail=TRICKY))
     assert live_session.verify([rel]) == [rel]
 
     annotated = live_session.annotate("docs/demo/page.md", textwrap.dedent(PAGE).lstrip())
@@ -246,22 +239,25 @@ def test_a_live_failure_is_shown_on_the_page_verbatim(tmp_path: Path) -> None:
     shown = box[box.index('<div class="live-detail"><code>') : box.index("</code></div>")]
     assert html.unescape(shown.removeprefix('<div class="live-detail"><code>')) == TRICKY
     assert "<pre" not in box  # `<pre>` is for code blocks, each with exactly one badge
+    chinese = live_session.annotate("docs/demo/page.zh.md", textwrap.dedent(PAGE).lstrip(), "zh")
+    assert "实时验证失败：snippets/demo/page.py" in chinese
+    assert "Live verification" not in chinese and "Fix the snippet" not in chinese
 
     # The report follows: the badge says FAILED, from the live run.
-    reports = {"cpu": verification.load_results("cpu", tmp_path / ".reports", root=tmp_path)}
+    reports = {"cpu": report.load_results("cpu", tmp_path / ".reports", root=tmp_path)}
     assert reports["cpu"][rel].via == "mkdocs serve"
-    assert "FAILED on CPU (mkdocs serve)" in site.badge(rel, reports, root=tmp_path)
+    assert "FAILED on CPU (mkdocs serve)" in badges.badge(rel, reports, root=tmp_path).html()
 
     # Edited again (not yet re-run): the old failure is no longer shown as current.
     (tmp_path / rel).write_text(STALE.replace("#> 3", "#> 2"), encoding="utf-8")
     assert "Live verification FAILED" not in live_session.annotate("docs/demo/page.md", PAGE)
-    assert "changed since last verification" in site.badge(rel, reports, root=tmp_path)
+    assert "changed since last verification" in badges.badge(rel, reports, root=tmp_path).html()
 
 
 def test_launched_and_cuda_snippets_say_make_test_verifies_them(tmp_path: Path) -> None:
     write(tmp_path / "snippets/d/ddp.py", "# launch: torchrun --nproc_per_node=2\nprint(1)\n")
     write(tmp_path / "snippets/d/gpu.py", "# requires: cuda\nprint(1)\n")
-    stub = StubWorker(tmp_path, outcome="passed")
+    stub = StubRunner(outcome="passed")
     live_session = session(tmp_path, stub)
     live_session.verify(["snippets/d/ddp.py", "snippets/d/gpu.py"])
     assert stub.calls == []  # neither is run live
@@ -270,6 +266,9 @@ def test_launched_and_cuda_snippets_say_make_test_verifies_them(tmp_path: Path) 
     assert "<code>snippets/d/ddp.py</code>: it is launched with torchrun" in annotated
     assert "<code>snippets/d/gpu.py</code>: it needs CUDA" in annotated
     assert annotated.count("verified by <code>make test</code> only") == 2
+    assert "它只由 <code>make test</code> 验证" in live_session.annotate(
+        "docs/d/t.zh.md", page, "zh"
+    )
 
 
 def test_without_torch_live_verification_is_off_with_one_clear_log_line(
@@ -279,7 +278,7 @@ def test_without_torch_live_verification_is_off_with_one_clear_log_line(
     with caplog.at_level(logging.INFO, logger="mkdocs.live_verification"):
         live_session = live.start(tmp_path, tmp_path / ".reports")
     try:
-        assert not live_session.enabled
+        assert live_session.run is None
         assert [r.getMessage() for r in caplog.records] == [
             "Live verification is off: torch is not installed here (docs-only requirements). "
             "Badges show the last `make test` report."
@@ -290,28 +289,14 @@ def test_without_torch_live_verification_is_off_with_one_clear_log_line(
         live.stop()
 
 
-def test_a_worker_that_cannot_start_turns_live_verification_off(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    write(tmp_path / "snippets/d/x.py", STALE)
-    live_session = session(tmp_path, live.Worker(tmp_path))  # no tests/harness there
-    live_session.worker.start()
-    live_session.worker._proc.wait()  # dead before the first check: the check starts it again
-    with caplog.at_level(logging.INFO, logger="mkdocs.live_verification"):
-        assert live_session.verify(["snippets/d/x.py"]) == []
-    assert not live_session.enabled
-    assert "Live verification is off from now on" in caplog.text
-    assert live_session.annotate("docs/d/x.md", '# X\n\n```python\n--8<-- "snippets/d/x.py"\n```\n')
-    gc.collect()  # a dead worker's pipes left open would warn now (ResourceWarning), not later
-
-
 def test_the_hooks_do_not_import_torch() -> None:
     code = textwrap.dedent(
         """
         import importlib.util, sys
-        for name in ("snippet_embeds", "live_verification", "verification"):
+        for name in ("checkout", "snippet_embeds", "live_verification", "badges", "generated_pages"):
             spec = importlib.util.spec_from_file_location(name, f"hooks/{name}.py")
-            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+            sys.modules[name] = module = importlib.util.module_from_spec(spec)  # as MkDocs does
+            spec.loader.exec_module(module)
         print(sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy")))
         """
     )
@@ -321,98 +306,103 @@ def test_the_hooks_do_not_import_torch() -> None:
     assert out.stdout.strip() == "[]"
 
 
-# --- under `mkdocs serve`: a save re-runs the snippet and rebuilds only its pages -------------------
+# --- under `mkdocs serve --dirty`: a save re-runs the snippet and rebuilds only its pages ---------
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    (root / "hooks").mkdir(parents=True)
-    shutil.copy(REPO_ROOT / "hooks" / "live_verification.py", root / "hooks")
-    write(
-        root / "mkdocs.yml",
-        """
-        site_name: live demo
-        theme: {name: material}
-        plugins: [search]
-        hooks: [hooks/live_verification.py, hooks/copies.py]
-        watch: [snippets]
-        markdown_extensions:
-          - admonition
-          - md_in_html
-          - pymdownx.superfences
-          - pymdownx.snippets: {base_path: ["ROOT"], check_paths: true, dedent_subsections: true}
-        nav: [index.md, demo/page.md, demo/other.md, verification.md]
-        """.replace("ROOT", str(root)),
-    )
-    # A hook that generates a site file from a snippet, as hooks/downloads.py does.
-    write(
-        root / "hooks/copies.py",
-        """
-        from pathlib import Path
-
-        from mkdocs.structure.files import File
-
-
-        def on_files(files, config):
-            source = Path(config.config_file_path).parent / "snippets/demo/page.py"
-            files.append(File.generated(config, "demo/page.txt", content=source.read_text()))
-            return files
-        """,
-    )
-    write(root / "docs/index.md", "# Home\n")
-    write(root / "docs/verification.md", "# Verification\n")
-    write(root / "docs/demo/page.md", PAGE)
-    write(root / "docs/demo/other.md", "# Other\n\nNo code here.\n")
-    write(root / "snippets/demo/page.py", STALE.replace("#> 3", "#> 2"))
+def site_copy(tmp_path: Path) -> Path:
+    """This site (real mkdocs.yml, both languages, all hooks) in a folder of its own."""
+    root = tmp_path / "site-copy"
+    # The pages, everything they embed, and what builds them.
+    for name in (
+        "docs",
+        "snippets",
+        "environment-setup",
+        ".run",
+        "benchmarks",
+        "hooks",
+        "src",
+        "overrides",
+    ):
+        shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(REPO_ROOT / "mkdocs.yml", root / "mkdocs.yml")
     return root
 
 
-def test_a_saved_snippet_is_rerun_and_only_its_pages_rebuilt(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_saved_snippet_rebuilds_its_pages_in_both_languages_and_nothing_else(
+    site_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    site_dir = project.parent / "site"
+    site_dir = site_copy.parent / "built"
+    monkeypatch.setattr(sys, "argv", ["mkdocs", "serve", "--dirty"])  # read by mkdocs-static-i18n
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    stub = StubRunner(detail="-#> torch.Size([2, 2, 8, 8])\n+#> torch.Size([4, 4])")
+    monkeypatch.setattr(live, "SESSION", None)
 
-    def config():
-        return load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(site_dir))
+    def rebuild(dirty: bool = True) -> None:  # what `mkdocs serve --dirty` does on a change
+        config = load_config(config_file=str(site_copy / "mkdocs.yml"), site_dir=str(site_dir))
+        if live.SESSION is None:
+            config.plugins.on_startup(command="serve", dirty=dirty)
+            live.SESSION.run = stub  # no torch in this test: the runner is the stub
+            live.SESSION.root = site_copy
+            live.SESSION.reports_dir = site_copy / ".reports"
+        build(config, serve_url="http://127.0.0.1:8000/", dirty=dirty)
 
-    full_builds = []
+    try:
+        rebuild(dirty=False)  # the first build of `mkdocs serve`
+        built = {
+            name: site_dir / path
+            for name, path in {
+                "en": "tensors/reshape/index.html",
+                "zh": "zh/tensors/reshape/index.html",
+                "verification": "verification/index.html",
+                "verification zh": "zh/verification/index.html",
+                "other": "tensors/shapes/index.html",
+                "other zh": "zh/tensors/shapes/index.html",
+            }.items()
+        }
+        before = {name: path.stat().st_mtime_ns for name, path in built.items()}
 
-    def full_build() -> None:  # what `mkdocs serve` does on a rebuild
-        full_builds.append(1)
-        build(config(), serve_url="http://127.0.0.1:8000/")
+        def search_documents() -> dict[str, int]:
+            found = {}
+            for lang in ("en", "zh"):
+                found[lang] = len(json.loads((site_dir / f"search/{lang}.json").read_text("utf-8")))
+            return found
 
-    stub = StubWorker(project, detail="-#> 2\n+#> 3")
-    monkeypatch.setattr(live, "SESSION", session(project, stub))
-    server = SimpleNamespace(builder=full_build)
-    live.SESSION.attach(server, full_build, config())
-    server.builder()  # the first rebuild: nothing changed, a full build
-    assert len(full_builds) == 1 and stub.calls == []
-    page_html = site_dir / "demo/page/index.html"
-    other_html = site_dir / "demo/other/index.html"
-    other_before = other_html.stat().st_mtime_ns
+        searched = search_documents()
+        assert min(searched.values()) > 60
 
-    snippet = project / "snippets/demo/page.py"
-    snippet.write_text(STALE.replace("print(1 + 1)", "print(1 + 2)"), encoding="utf-8")
-    start = time.perf_counter()
-    server.builder()
-    elapsed = time.perf_counter() - start
-    assert stub.calls == ["snippets/demo/page.py"]  # re-run: only the saved snippet
-    assert len(full_builds) == 1  # and no full build
-    html = page_html.read_text(encoding="utf-8")
-    assert 'print</span><span class="p">(</span><span class="mi">1</span>' in html
-    assert "Live verification FAILED: snippets/demo/page.py" in html
-    assert "-#&gt; 2&#10;+#&gt; 3" in html
-    assert other_html.stat().st_mtime_ns == other_before  # a page that does not embed it
-    assert elapsed < 5, f"page rebuild took {elapsed:.2f} s"
-    live.SESSION._finish_background()  # files hooks generate are rewritten after the reload
-    assert "print(1 + 2)" in (site_dir / "demo/page.txt").read_text(encoding="utf-8")
+        snippet = site_copy / "snippets/tensors/reshape.py"
+        snippet.write_text(snippet.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        rebuild()
+        assert stub.calls == ["snippets/tensors/reshape.py"]
+        after = {name: path.stat().st_mtime_ns for name, path in built.items()}
+        assert [name for name in built if after[name] != before[name]] == [
+            "en",
+            "zh",
+            "verification",
+            "verification zh",
+        ]
+        assert "Live verification FAILED: snippets/tensors/reshape.py" in built["en"].read_text()
+        assert "实时验证失败：snippets/tensors/reshape.py" in built["zh"].read_text()
+        for name in ("en", "zh"):
+            assert 'class="snippet-badge failed"' in built[name].read_text(encoding="utf-8")
+        assert "FAILED" in built["verification"].read_text(encoding="utf-8")
+        assert search_documents() == searched  # every page, not only the ones rebuilt
 
-    # A page edit is not a snippet save: the usual full build.
-    (project / "docs/demo/other.md").write_text("# Other\n\nEdited.\n", encoding="utf-8")
-    server.builder()
-    assert len(full_builds) == 2 and stub.calls == ["snippets/demo/page.py"]
-    assert "Edited." in other_html.read_text(encoding="utf-8")
+        # A syntax error saved while serving: the build goes on, the page says what is wrong.
+        stub.detail = "SyntaxError: '(' was never closed"
+        snippet.write_text(snippet.read_text(encoding="utf-8") + "print(1\n", encoding="utf-8")
+        rebuild()
+        assert "SyntaxError: &#x27;(&#x27; was never closed" in built["en"].read_text()
+
+        # A page edit is not a snippet save: every built page goes, so every page is rebuilt.
+        page = site_copy / "docs/tensors/shapes.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\nEdited.\n", encoding="utf-8")
+        live.SESSION.before_build(site_dir, site_copy / "docs")
+        assert not [path for path in built.values() if path.exists()]
+        assert not list(site_dir.rglob("index.html"))
+    finally:
+        live.stop()

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from docverify.paths import REPO_ROOT
-from docverify.snippets import sections_module
+from docverify.sections import sections_module
 
 
 def _sections(path: Path, *names: str) -> dict:

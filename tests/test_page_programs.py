@@ -20,10 +20,6 @@ A page that shows a `# requires: cuda` snippet gets the static checks
 everywhere. Where CUDA is missing, the page minus its CUDA-only blocks is
 checked as a program of its own (nothing after those blocks may depend on
 them); a page whose code is all CUDA-only is skipped, saying so.
-
-Pages that are not yet self-contained are listed in KNOWN_NOT_YET_PROGRAMS:
-they are expected to fail (strict xfail), so a page that gets fixed fails
-here until it is removed from the list.
 """
 
 from __future__ import annotations
@@ -34,31 +30,18 @@ from pathlib import Path
 import pytest
 
 from docverify.page_program import build, content_pages, covering_snippet
+from docverify.run_page import PageProgramError, run_page_program
 from docverify.shown_code import import_problems, name_problems, program_problems, setup_problems
 from harness.plugin import cuda_available
-from harness.run_page import PageProgramError, run_page_program
-
-# The one list of pages whose shown code does not run on its own yet (issue 13).
-# Remove a page when it is fixed: its test then passes instead of xfailing.
-KNOWN_NOT_YET_PROGRAMS: frozenset[str] = frozenset()
 
 
 def _cases(root: Path) -> list:
     cases = []
     for page in content_pages(root):
-        marks = []
-        if page in KNOWN_NOT_YET_PROGRAMS:
-            marks.append(
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="listed in KNOWN_NOT_YET_PROGRAMS: its code does not run on its own yet",
-                )
-            )
-        try:
-            if build(page, root).needs_cuda:  # run by `make verify-gpu` (marker selection)
-                marks.append(pytest.mark.device_dependent)
+        try:  # a page with CUDA-only code is run by `make verify-gpu` (marker selection)
+            marks = [pytest.mark.device_dependent] if build(page, root).needs_cuda else []
         except ValueError:
-            pass  # a broken embed: the test itself reports it
+            marks = []  # a broken embed: the test itself reports it
         cases.append(pytest.param(page, id=page, marks=marks))
     return cases
 
@@ -106,26 +89,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def test_page_is_a_program(page: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    failure = skipped = None
     try:
         how = check_page_program(page, request.config.rootpath, tmp_path)
     except PageProgramError as error:
-        failure = str(error)
+        pytest.fail(str(error), pytrace=False)
     except NeedsCuda as error:
-        skipped = str(error)
-    if skipped and page not in KNOWN_NOT_YET_PROGRAMS:
-        pytest.skip(skipped)
-    # A listed page that passes all that this machine can check passes, so that
-    # its strict xfail reports it: remove it from the list.
-    if failure:
-        pytest.fail(failure, pytrace=False)
-    request.node.user_properties.append(("page_program", skipped or how))
-
-
-def test_known_not_yet_programs_are_content_pages(request: pytest.FixtureRequest) -> None:
-    pages = set(content_pages(request.config.rootpath))
-    stale = sorted(KNOWN_NOT_YET_PROGRAMS - pages)
-    assert not stale, f"KNOWN_NOT_YET_PROGRAMS names pages that show no Python code: {stale}"
+        pytest.skip(str(error))
+    request.node.user_properties.append(("page_program", how))
 
 
 # --- each guard, tried on a broken page ----------------------------------------------------
@@ -189,7 +159,9 @@ def test_hidden_import_fails_naming_page_name_and_lines(tmp_path: Path) -> None:
     root = _site(tmp_path, snippet, _page("setup", "double"))
     message = _check(root, tmp_path)
     # page:line of the code block, snippet file:line of the use, and the name
-    assert "docs/topic/page.md:7 (snippets/topic/page.py:10): `torch` is used but never" in message
+    assert (
+        "docs/topic/page.md:7 (snippets/topic/page.py:10): `torch` is not defined where" in message
+    )
 
 
 def test_name_from_a_hidden_line_fails(tmp_path: Path) -> None:
@@ -200,13 +172,13 @@ def test_name_from_a_hidden_line_fails(tmp_path: Path) -> None:
     )
     root = _site(tmp_path, snippet, _page("setup", "double"))
     message = _check(root, tmp_path)
-    assert "(snippets/topic/page.py:13): `x` is used but never defined" in message, message
+    assert "(snippets/topic/page.py:13): `x` is not defined where" in message, message
 
 
 def test_name_used_before_the_page_shows_it_fails(tmp_path: Path) -> None:
     root = _site(tmp_path, SELF_CONTAINED, _page("double", "setup"))
     message = _check(root, tmp_path)
-    assert "docs/topic/page.md:6 (snippets/topic/page.py:13): `x` is used before" in message
+    assert "docs/topic/page.md:6 (snippets/topic/page.py:13): `x` is not defined where" in message
     assert "docs/topic/page.md:6: the first code block embeds the `setup` section" in message
 
 
@@ -269,22 +241,22 @@ def test_sections_out_of_file_order_are_run_on_their_own(tmp_path: Path) -> None
     assert how.startswith("run on its own")
 
 
-# --- name resolution of the static check, case by case --------------------------------------
+# --- name resolution of the static check (ruff's F821, and __file__), case by case --------------------------------------
 
 SCOPING_CASES = {
     # (source, problems as (line, start of message)); [] = runs
     "import-dotted-binds-top": ("import os.path\nprint(os.getcwd())\n", []),
     "import-as": ("import torch.nn.functional as F\nprint(F.relu)\n", []),
     "function-body-runs-later": ("def f():\n    return z\n\n\nz = 1\nprint(f())\n", []),
-    "function-body-hidden": ("def f():\n    return w\n", [(2, "`w` is used but never")]),
+    "function-body-hidden": ("def f():\n    return w\n", [(2, "`w` is not defined")]),
     "global-statement-binds": ("def g():\n    global G\n    G = 1\n\n\ng()\nprint(G)\n", []),
     "comprehension-variable-stays-inside": (
         "ys = [i for i in range(3)]\nprint(i)\n",
-        [(2, "`i` is used but never")],
+        [(2, "`i` is not defined")],
     ),
     "class-body-invisible-to-comprehension": (
         "class A:\n    n = 3\n    xs = [n for _ in range(2)]\n",
-        [(3, "`n` is used but never")],
+        [(3, "`n` is not defined")],
     ),
     "closure": (
         "def outer():\n    k = 1\n\n    def inner():\n        return k\n\n    return inner()\n",
@@ -299,9 +271,10 @@ SCOPING_CASES = {
         "match [1, 2]:\n    case [first, *rest]:\n        print(first, rest)\n",
         [],
     ),
-    "used-after-del": ("a = 1\ndel a\nprint(a)\n", [(3, "`a` is used after `del a`")]),
-    "del-of-a-name-never-shown": ("del q\n", [(1, "`del q` deletes a name")]),
-    "lambda-default-is-evaluated-now": ("f = lambda a, b=c: a + b\n", [(1, "`c` is used but")]),
+    "used-after-del": ("a = 1\ndel a\nprint(a)\n", [(3, "`a` is not defined")]),
+    "del-of-a-name-never-shown": ("del q\n", [(1, "`q` is not defined")]),
+    "lambda-default-is-evaluated-now": ("f = lambda a, b=c: a + b\n", [(1, "`c` is not defined")]),
+    "used-before-it-is-bound": ("print(x)\nx = 1\n", [(1, "`x` is not defined")]),
     "dunder-file": ("print(__file__)\n", [(1, "`__file__` is used")]),
 }
 
@@ -358,13 +331,13 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
         + "\n# --8<-- [start:uses-y]\nprint(y)\n# --8<-- [end:uses-y]\n",
         encoding="utf-8",
     )
-    assert "`y` is used but never defined" in _check(root, tmp_path)
+    assert "`y` is not defined where" in _check(root, tmp_path)
 
 
 def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.FixtureRequest) -> None:
     from sample_results import sample_result
 
-    from docverify import verification
+    from docverify import report
     from docverify.page_program import program_verified_by
 
     root = request.config.rootpath
@@ -374,9 +347,9 @@ def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.Fixt
     assert program_verified_by("snippets/models/saving.py", root) is None
     result = sample_result(
         "snippets/tensors/reshape.py",
-        sha256=verification.file_sha256(root / "snippets/tensors/reshape.py") or "",
-        page_program_sha256=verification.content_sha256(reshape.encode()),
+        sha256=report.file_sha256(root / "snippets/tensors/reshape.py") or "",
+        page_program_sha256=report.content_sha256(reshape.encode()),
     )
-    assert verification.is_current(result, root, page_program=reshape)
+    assert report.is_current(result, root, page_program=reshape)
     # The page's blocks reordered: same snippet file, another program, no longer "verified".
-    assert not verification.is_current(result, root, page_program=reshape + "\nprint(1)\n")
+    assert not report.is_current(result, root, page_program=reshape + "\nprint(1)\n")

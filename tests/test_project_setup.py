@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shlex
 import subprocess
 import sys
 import textwrap
-import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+
+from docverify import pyproject as pyproject_toml
 
 REPO_ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
@@ -20,6 +20,7 @@ MAKEFILE = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
 WORKFLOWS = sorted((REPO_ROOT / ".github" / "workflows").glob("*.yml"))
 REQUIREMENTS = REPO_ROOT / "requirements.txt"
 DOCS_REQUIREMENTS = REPO_ROOT / "requirements-docs.txt"
+MEASURE_REQUIREMENTS = REPO_ROOT / "requirements-measure.txt"
 # The commands README.md gives, in order: indented code lines (not fenced: pages
 # and the README alike show no hand-written code blocks that could drift).
 README_COMMANDS = re.findall(r"^    (make \S+.*)$", README, flags=re.MULTILINE)
@@ -47,14 +48,21 @@ def _pinned(path: Path) -> set[str]:
     return {re.sub(r"[-_.]+", "-", e.split("==")[0]).lower() for e in _entries(path) if "==" in e}
 
 
-@pytest.mark.parametrize("path", [REQUIREMENTS, DOCS_REQUIREMENTS], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [REQUIREMENTS, DOCS_REQUIREMENTS, MEASURE_REQUIREMENTS], ids=lambda p: p.name
+)
 def test_every_pin_is_exact(path: Path) -> None:
-    allowed = {"requirements.txt": ["-r requirements-docs.txt"], "requirements-docs.txt": ["-e ."]}
+    allowed = {
+        "requirements.txt": ["-r requirements-docs.txt"],
+        "requirements-docs.txt": ["-e ."],
+        "requirements-measure.txt": ["-r requirements.txt"],
+    }
     entries = _entries(path)
     loose = [
         e
         for e in entries
-        if e not in allowed[path.name] and not re.fullmatch(r"[A-Za-z0-9_.\-]+==[\w.]+", e)
+        if e not in allowed[path.name]
+        and not re.fullmatch(r'[A-Za-z0-9_.\-]+==[\w.]+(; python_version (<|>=) "3\.\d+")?', e)
     ]
     assert not loose, f"{path.name} entries without an exact == pin: {loose}"
     assert all(e in entries for e in allowed[path.name]), f"{path.name} lacks {allowed[path.name]}"
@@ -73,39 +81,73 @@ def test_the_docs_set_is_what_the_site_build_needs_and_no_more() -> None:
     # The full set includes the docs set and pins nothing twice.
     assert not docs & _pinned(REQUIREMENTS)
     assert {"torch", "pytest", "pytest-xdist", "playwright"} <= _pinned(REQUIREMENTS)
-    # The harness provides `--update-examples` itself.
+    # The harness provides `--update-examples` itself; measuring tools are not installed
+    # by `make test` (requirements-measure.txt, for `make compare-search`).
     assert "pytest-examples" not in docs | _pinned(REQUIREMENTS)
+    assert not _pinned(MEASURE_REQUIREMENTS) & (docs | _pinned(REQUIREMENTS))
+    assert {"pagefind", "jieba"} <= _pinned(MEASURE_REQUIREMENTS)
 
 
 def test_hooks_import_without_torch_or_the_test_stack() -> None:
-    # What the docs set installs must be enough for every hook mkdocs.yml loads.
-    hooks = yaml.safe_load(
-        re.sub(r"!ENV \[[^\]]*\]", "''", (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    )["hooks"]
+    # What the docs set installs must be enough for every hook mkdocs.yml loads: MkDocs
+    # itself loads them here, with the test stack made unimportable.
     blocked = ("torch", "torchvision", "numpy", "matplotlib", "pytest", "playwright", "harness")
     program = textwrap.dedent(
         f"""
-        import importlib.abc, importlib.util, sys
+        import importlib.abc, sys
         class Block(importlib.abc.MetaPathFinder):
             def find_spec(self, name, path=None, target=None):
                 if name.split(".")[0] in {blocked!r}:
                     raise ImportError(f"the docs set has no {{name}}")
         sys.meta_path.insert(0, Block())
-        for hook in {hooks!r}:
-            spec = importlib.util.spec_from_file_location(hook.replace("/", "."), hook)
-            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        from mkdocs.config import load_config
+        print(sorted(load_config("mkdocs.yml")["hooks"]))
         """
     )
     result = subprocess.run(
         [sys.executable, "-c", program], cwd=REPO_ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+    assert "hooks/live_verification.py" in result.stdout
 
 
 def test_python_version_is_the_same_everywhere() -> None:
-    pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["project"]["requires-python"] == "==3.11.*"
-    assert re.search(r"^PYTHON \?= python3\.11$", MAKEFILE, flags=re.MULTILINE)
+    # Any of 3.10-3.13 installs and runs (pyproject, the Makefile's check); one of them,
+    # the pinned Python, is the default, CI's and the version matrix's reference.
+    from docverify.stacks import PINNED_PYTHON
+
+    pyproject = pyproject_toml.load(REPO_ROOT)
+    assert pyproject["project"]["requires-python"] == ">=3.10,<3.14"
+    assert "(3, 10) <= sys.version_info[:2] <= (3, 13)" in MAKEFILE
+    assert re.search(rf"^PYTHON \?= python{re.escape(PINNED_PYTHON)}$", MAKEFILE, flags=re.M)
+    containers = [
+        job["container"]
+        for path in WORKFLOWS
+        for job in _workflow(path)["jobs"].values()
+        if "container" in job
+    ]
+    assert containers and set(containers) == {f"python:{PINNED_PYTHON}-bookworm"}
+
+
+def test_each_requirements_line_with_a_marker_has_its_pinned_python_twin() -> None:
+    # `numpy==2.2.6; python_version < "3.11"` needs `numpy==X; python_version >= "3.11"`:
+    # every package is pinned exactly once for every Python from 3.10 to 3.13.
+    from docverify.stacks import requirement_pins
+
+    names = _pinned(REQUIREMENTS) | _pinned(DOCS_REQUIREMENTS)
+    for python in ("3.10", "3.11", "3.12", "3.13"):
+        pins = {re.sub(r"[-_.]+", "-", n) for n in requirement_pins(REQUIREMENTS, python)}
+        missing = names - pins - {"tomli"}
+        assert not missing, f"no pin for {sorted(missing)} on Python {python}"
+
+
+def test_the_ci_version_matrix_is_the_declared_one() -> None:
+    # The workflow's strategy matrix lists exactly the stacks of docverify.stacks.
+    from docverify.stacks import stacks
+
+    jobs = [job for path in WORKFLOWS for job in _workflow(path)["jobs"].values()]
+    matrices = [j["strategy"]["matrix"]["stack"] for j in jobs if "strategy" in j]
+    assert matrices == [[s.name for s in stacks(REQUIREMENTS)]]
 
 
 def _stamp(prefix: str, *files: str) -> Path:
@@ -172,7 +214,21 @@ def test_workflows_call_the_documented_make_targets(path: Path) -> None:
         assert f"make {target}" in README, f"{path.name}: `make {target}` is not in README.md"
 
 
-def test_make_serve_serves_at_the_root_of_localhost(monkeypatch: pytest.MonkeyPatch) -> None:
+def make_dry_run(*args: str) -> str:
+    """What `make` would run (nothing is run): the commands of the targets and what they need."""
+    done = subprocess.run(
+        ["make", "--dry-run", "--always-make", *args],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_make_serve_serves_the_docs_set_at_the_root_of_localhost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # mkdocs serve mounts the site under site_url's path; README promises http://127.0.0.1:8000/.
     from mkdocs.config import load_config
 
@@ -180,69 +236,67 @@ def test_make_serve_serves_at_the_root_of_localhost(monkeypatch: pytest.MonkeyPa
     config = load_config(str(REPO_ROOT / "mkdocs.yml"))
     assert config["site_url"] == "http://127.0.0.1:8000/"
     assert {"snippets", "hooks"} <= {Path(p).name for p in config["watch"]}
-    assert re.search(r"^serve:.*\n\t.*mkdocs serve --dev-addr 127\.0\.0\.1:8000", MAKEFILE, re.M)
+    serve = make_dry_run("serve")
+    assert "-r requirements-docs.txt" in serve and "-r requirements.txt" not in serve
+    assert "mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:8000" in serve
+    assert "--dev-addr 127.0.0.1:8042" in make_dry_run("serve", "PORT=8042")
 
 
-def _recipe_prerequisites(target: str) -> str:
-    match = re.search(rf"^{re.escape(target)}:(.*)$", MAKEFILE, flags=re.MULTILINE)
-    assert match, f"no `{target}:` rule in the Makefile"
-    return match[1].split()
+def test_a_busy_port_is_one_line_naming_the_way_out() -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            ["make", "--no-print-directory", "serve", f"PORT={port}"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode != 0
+    assert done.stderr.splitlines()[0] == (
+        f"make serve: port {port} is in use; pick another: make serve PORT=8001"
+    )
+    assert "Traceback" not in done.stdout + done.stderr
 
 
-def test_serve_and_build_need_only_the_docs_set_test_the_full_set() -> None:
-    assert re.search(r"^DOCS_STAMP\s*:=.*\.installed-docs-", MAKEFILE, flags=re.MULTILINE)
-    assert _recipe_prerequisites("serve") == ["$(DOCS_STAMP)"]
-    assert _recipe_prerequisites("build") == ["$(DOCS_STAMP)"]
+def test_build_needs_only_the_docs_set_and_test_the_full_set() -> None:
+    build = make_dry_run("build")
+    assert "-r requirements-docs.txt" in build and "-r requirements.txt" not in build
     for target in ("test", "pytest", "setup", "update-examples"):
-        assert _recipe_prerequisites(target) == ["$(STAMP)"], target
-    # What each stamp installs from.
-    assert _recipe_prerequisites("$(DOCS_STAMP)") == ["requirements-docs.txt", "pyproject.toml"]
-    assert "-r requirements-docs.txt" in MAKEFILE
-    dry = subprocess.run(
-        ["make", "--dry-run", "--always-make", "build"],
+        assert "-r requirements.txt" in make_dry_run(target), target
+
+
+def test_a_copied_environment_is_named_with_the_way_out(tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "mkdocs").write_text("#!/somewhere/else/.venv/bin/python\n", encoding="utf-8")
+    done = subprocess.run(
+        ["make", "--dry-run", "lint", f"VENV={venv}"],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout
-    assert "-r requirements-docs.txt" in dry
-    assert "-r requirements.txt" not in dry
-
-
-def _makefile_pytest_args() -> list[str]:
-    match = re.search(r"^PYTEST_ARGS \?= (.*)$", MAKEFILE, flags=re.MULTILINE)
-    assert match, "no `PYTEST_ARGS ?=` in the Makefile"
-    return shlex.split(match[1])
-
-
-def test_an_xdist_group_runs_on_one_worker(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The Makefile's own pytest arguments and this suite's plugins, on tests that
-    # record their worker: the browser tests' `xdist_group` (one built site, one
-    # browser) must land on one worker (without harness.xdist_groups it did not).
-    args = _makefile_pytest_args()
-    assert "--dist" in args and args[args.index("--dist") + 1] == "loadgroup"
-    pytester.makeconftest((REPO_ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
-    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT / "tests"))
-    pytester.makepyfile(
-        test_groups=f"""
-        import os
-        import pathlib
-        import pytest
-
-        @pytest.mark.parametrize("i", range(6))
-        @pytest.mark.xdist_group("browser")
-        def test_grouped(i):
-            out = pathlib.Path({str(pytester.path)!r}) / f"grouped-{{i}}"
-            out.write_text(os.environ["PYTEST_XDIST_WORKER"])
-
-        @pytest.mark.parametrize("i", range(6))
-        def test_free(i):
-            pass
-        """
+        check=False,
     )
-    result = pytester.runpytest_subprocess(*args, "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=12)
-    workers = {p.read_text() for p in pytester.path.glob("grouped-*")}
-    assert len(workers) == 1, f"the group ran on several workers: {workers}"
+    assert done.returncode != 0
+    assert f"make a new one: rm -rf {venv} && make setup" in done.stderr
+
+
+def test_the_map_of_the_machinery_names_every_module_once() -> None:
+    """CONTRIBUTING.md's map: one line per module of src/docverify, hooks and tests/harness."""
+    contributing = (REPO_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = contributing.split("## Map of the machinery", 1)[1].split("\n## ", 1)[0]
+    mapped = re.findall(r"^- `([^`]+\.py)`: \S", section, flags=re.MULTILINE)
+    modules = sorted(
+        path.relative_to(REPO_ROOT).as_posix()
+        for folder in ("src/docverify", "hooks", "tests/harness")
+        for path in (REPO_ROOT / folder).glob("*.py")
+        if path.name != "__init__.py"
+    )
+    assert sorted(set(mapped)) == modules, {
+        "not in the map": sorted(set(modules) - set(mapped)),
+        "in the map, no such file": sorted(set(mapped) - set(modules)),
+    }
+    assert len(mapped) == len(set(mapped)), "a module is listed twice"

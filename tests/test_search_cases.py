@@ -16,6 +16,7 @@ from docverify.paths import DOCS_DIR
 
 LOOKUPS = load_cases("lookups")
 QUESTIONS = load_cases("questions")
+CHINESE_IN_ENGLISH = load_cases("chinese_in_english")
 _CHINESE = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -35,7 +36,7 @@ def _page_texts(case: Case) -> list[str]:
 def test_every_case_names_a_page_and_an_edition() -> None:
     bad = [
         c
-        for c in LOOKUPS + QUESTIONS
+        for c in LOOKUPS + QUESTIONS + CHINESE_IN_ENGLISH
         if c.lang not in languages.LANGUAGES or not (DOCS_DIR / _source(c)).is_file()
     ]
     assert not bad, bad
@@ -49,9 +50,15 @@ def test_questions_are_at_least_forty_half_of_them_chinese() -> None:
     assert not any(_CHINESE.search(q.query) for q in english), "an en question in Chinese"
 
 
+def test_chinese_queries_for_the_english_edition_are_chinese() -> None:
+    assert len(CHINESE_IN_ENGLISH) >= 30
+    assert all(c.lang == "en" and _CHINESE.search(c.query) for c in CHINESE_IN_ENGLISH)
+
+
 def test_no_question_is_asked_twice() -> None:
-    queries = [q.query.casefold() for q in QUESTIONS]
-    assert len(queries) == len(set(queries))
+    for cases in (QUESTIONS, CHINESE_IN_ENGLISH):
+        queries = [q.query.casefold() for q in cases]
+        assert len(queries) == len(set(queries))
 
 
 def copied(case: Case, texts: list[str]) -> bool:
@@ -60,7 +67,7 @@ def copied(case: Case, texts: list[str]) -> bool:
     return any(query in text.casefold() for text in texts)
 
 
-@pytest.mark.parametrize("case", QUESTIONS, ids=lambda c: c.query)
+@pytest.mark.parametrize("case", QUESTIONS + CHINESE_IN_ENGLISH, ids=lambda c: c.query)
 def test_a_question_is_not_copied_from_its_page(case: Case) -> None:
     assert not copied(case, _page_texts(case)), f"{case.query!r} occurs in {case.page}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from hooks.verification import section_titles
+from hooks.generated_pages import section_titles
 
 
 class _MkdocsLoader(yaml.SafeLoader):

@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docverify import embed_roots, languages, site_text, translations
+from docverify import cjk_breaks, embed_roots, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
-from hooks import search_terms
-from hooks import verification as verification_hook
+from hooks import generated_pages, search_terms
 
 PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in languages.source_pages(DOCS_DIR)]
 
@@ -60,6 +59,8 @@ tags:
 !!! correction "Correction: c"
     原文: 「求和」 explanation.
 
+It views the tensor. {✓ view-shares-memory}
+
 ## Second part
 
 ```python
@@ -88,6 +89,8 @@ tags:
 !!! correction "更正：c"
     原文: 「求和」 解释。
 
+它是视图。{✓ view-shares-memory}
+
 ## 第二部分 { #second-part }
 
 ```python
@@ -113,7 +116,7 @@ def test_a_faithful_translation_has_no_differences() -> None:
         # a heading without the English anchor: links to page.md#second-part break
         (
             CHINESE.replace(" { #second-part }", ""),
-            "docs/x.zh.md:22: heading #3 differs from docs/x.md:24",
+            "docs/x.zh.md:24: heading #3 differs from docs/x.md:26",
         ),
         # a correction dropped
         (
@@ -139,6 +142,8 @@ def test_a_faithful_translation_has_no_differences() -> None:
         ),
         # front matter changed
         (CHINESE.replace("  - t\n", "  - u\n", 1), "docs/x.zh.md:1: front matter differs"),
+        # a proof link dropped in the translation
+        (CHINESE.replace("{✓ view-shares-memory}", ""), "docs/x.zh.md: 0 proof links, docs/x.md"),
     ],
 )
 def test_a_translation_that_differs_is_reported_with_file_and_line(
@@ -186,7 +191,7 @@ def test_every_generated_fragment_has_its_chinese_rendering() -> None:
 
 
 def test_the_chinese_build_shows_the_chinese_fragment(tmp_path: Path) -> None:
-    hook = verification_hook
+    hook = generated_pages
     generated = tmp_path / "docs" / "assets" / "generated"
     generated.mkdir(parents=True)
     (generated / "a_summary.md").write_text("English\n", encoding="utf-8")
@@ -227,3 +232,163 @@ def test_every_nav_title_is_translated() -> None:
     chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
     missing = nav_titles(config["nav"]) - set(chinese["nav_translations"])
     assert not missing, f"add to nav_translations in mkdocs.yml: {sorted(missing)}"
+
+
+# --- no line break that shows as a stray space in Chinese text (docverify.cjk_breaks) ---------
+
+ZH_PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in cjk_breaks.chinese_pages()]
+
+
+@pytest.mark.parametrize("page", ZH_PAGES)
+def test_no_chinese_sentence_is_broken_across_source_lines(page: str) -> None:
+    problems = cjk_breaks.source_breaks(page, _read(page))
+    assert not problems, (
+        "\n".join(problems) + "\n(`python -m docverify.cjk_breaks --fix` joins them)"
+    )
+
+
+WRAPPED = """---
+tags:
+  - 中文
+  - 标签
+---
+
+# 标题
+
+!!! question "本页解答的问题"
+    - 第一问？
+    - 第二问？
+
+本页的代码读自固定
+版本的源码，
+`torch.cuda` 也一样；函数
+`f` 之后的空格是惯例。**加粗**
+**也是**一样。
+
+```text
+代码块中的
+换行不算
+```
+
+| 表格 |
+| 一行 |
+
+!!! note "说明"
+    框里的句子
+    也不能断开。
+    [链接](x.md)
+    后面也是。
+"""
+
+
+def test_a_line_break_inside_a_chinese_sentence_is_reported_with_file_and_line() -> None:
+    problems = cjk_breaks.source_breaks("docs/x.zh.md", WRAPPED)
+    assert [p.split(": ")[0] for p in problems] == [
+        "docs/x.zh.md:13",  # 固定⏎版本: two Chinese characters
+        "docs/x.zh.md:14",  # ，⏎`torch`: next to full-width punctuation
+        "docs/x.zh.md:16",  # **加粗**⏎**也是**: the emphasis markers do not show
+        "docs/x.zh.md:28",  # inside a box
+        "docs/x.zh.md:29",  # 。⏎[链接]
+        "docs/x.zh.md:30",  # [链接](x.md)⏎后面
+    ], problems
+    # 函数⏎`f`: a Chinese character next to code keeps its usual space; front matter,
+    # list items, code blocks and table rows are not sentences.
+    joined = cjk_breaks.join_breaks(WRAPPED)
+    assert "本页的代码读自固定版本的源码，`torch.cuda` 也一样；函数\n`f`" in joined
+    assert "框里的句子也不能断开。[链接](x.md)后面也是。" in joined
+    assert cjk_breaks.source_breaks("docs/x.zh.md", joined) == []
+
+
+def test_a_line_break_in_the_text_of_built_html_is_reported_with_file_and_line() -> None:
+    html = (
+        "<html><body>\n<p>徽章由构建写出：\n<strong>已验证</strong>\n"
+        "<code>torch</code> 之后</p>\n<ul>\n<li>一</li>\n<li>二</li>\n</ul>\n"
+        "<pre><code>代码\n换行</code></pre>\n<p>段落<a href='x'>链\n接</a></p></body></html>"
+    )
+    problems = cjk_breaks.html_breaks("zh/x/index.html", html)
+    assert [p.split(": ")[0] for p in problems] == ["zh/x/index.html:2", "zh/x/index.html:11"]
+
+
+def _nav_pages(nav) -> list[tuple[str, str]]:
+    """(nav title, page) for every page in the nav, in order."""
+    found = []
+    for item in nav if isinstance(nav, list) else []:
+        for title, value in item.items() if isinstance(item, dict) else []:
+            found += [(title, value)] if isinstance(value, str) else _nav_pages(value)
+    return found
+
+
+def _base(title: str) -> str:
+    """A nav title without its trailing gloss: "Distributions (KL)" -> "Distributions"."""
+    return re.sub(r"\s*[(（][^()（）]*[)）]$", "", title)
+
+
+def _title(markdown: str) -> tuple[int, str]:
+    """(line, text) of the page's `# ` title, code marks dropped."""
+    title = next(h for h in translations.headings(markdown) if h.level == 1)
+    return title.line, title.text.replace("`", "")
+
+
+def title_problems(nav: list, zh_nav: dict[str, str], read) -> list[str]:
+    """Each Chinese page title that does not begin as its nav title does, as file:line.
+
+    Where the English page's title is its nav title, or begins with it ("Launching:
+    `torchrun` ..." under "Launching"), the Chinese title is, or begins with, the nav
+    title's translation: a reader finds the page under the name the nav gives it.
+    """
+    problems = []
+    for nav_title, page in _nav_pages(nav):
+        twin = f"docs/{languages.twin(page, 'zh')}"
+        _, english = _title(read(f"docs/{page}"))
+        line, chinese = _title(read(twin))
+        wanted = zh_nav.get(nav_title, nav_title)
+        if english == nav_title and chinese != wanted:
+            problems.append(
+                f"{twin}:{line}: title {chinese!r} is not its nav title {wanted!r} "
+                "(mkdocs.yml nav_translations)"
+            )
+        elif english.startswith(_base(nav_title)) and not chinese.startswith(_base(wanted)):
+            problems.append(
+                f"{twin}:{line}: title {chinese!r} does not begin with its nav title "
+                f"{_base(wanted)!r} (mkdocs.yml nav_translations)"
+            )
+    return problems
+
+
+def _chinese_nav() -> tuple[list, dict[str, str]]:
+    config = _mkdocs_config()
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
+    return config["nav"], chinese["nav_translations"]
+
+
+def test_each_chinese_page_title_begins_as_its_nav_title() -> None:
+    nav, zh_nav = _chinese_nav()
+    problems = title_problems(nav, zh_nav, _read)
+    assert len(_nav_pages(nav)) > 50 and not problems, "\n".join(problems)
+
+
+def test_a_title_that_differs_from_its_nav_title_is_reported_with_file_and_line() -> None:
+    pages = {
+        "docs/a.md": "# Timing code correctly\n",
+        "docs/a.zh.md": "---\ntags: []\n---\n\n# 正确地计时\n",
+        "docs/b.md": "# Launching: `torchrun`\n",
+        "docs/b.zh.md": "# 启动：`torchrun`\n",
+        "docs/c.md": "# Distributions: `KLDivLoss`\n",
+        "docs/c.zh.md": "# 概率分布：`KLDivLoss`\n",
+        "docs/d.md": "# Running jobs from PyCharm\n",  # not the nav title's words: free
+        "docs/d.zh.md": "# 在 PyCharm 中运行任务\n",
+    }
+    nav = [
+        {"Timing code correctly": "a.md"},
+        {"Section": [{"Launching": "b.md"}, {"Distributions (KL)": "c.md"}]},
+        {"Jobs from PyCharm": "d.md"},
+    ]
+    zh_nav = {
+        "Timing code correctly": "正确地给代码计时",
+        "Launching": "启动方式",
+        "Distributions (KL)": "概率分布（KL 散度）",
+        "Jobs from PyCharm": "PyCharm 中的任务",
+    }
+    problems = title_problems(nav, zh_nav, pages.__getitem__)
+    assert [p.split(": ")[0] for p in problems] == ["docs/a.zh.md:5", "docs/b.zh.md:1"], problems

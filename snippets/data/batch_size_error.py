@@ -75,16 +75,19 @@ except ValueError as err:
 print(trained)  # the sizes of the batches that trained before the error
 #> [4, 4]
 assert error_message == "Expected input batch_size (4) to match target batch_size (2)."
+notes_form = "Expected input batch_size(4) to match target batch_size(2)"  # as the notes copied it
+assert error_message.replace(" (", "(").removesuffix(".") == notes_form  # only spaces and the period differ
 *_, (last_inputs, last_targets) = tail  # the loader's last batch: valid, 2 samples
 print(last_inputs.shape, last_targets.shape)
 #> torch.Size([2, 3, 8, 8]) torch.Size([2])
 four_rows, two_targets = torch.randn(4, 5), torch.tensor([0, 1])
+raised = []  # what each loss says, given 4 rows and 2 targets
 for loss_fn in (F.cross_entropy, nn.CrossEntropyLoss(), F.nll_loss):  # the loss raises it
     try:
         loss_fn(four_rows, two_targets)
-        raise AssertionError(f"{loss_fn} accepted 4 rows for 2 targets")
     except ValueError as err:
-        assert str(err) == error_message
+        raised.append(str(err))
+assert raised == [error_message] * 3  # all three raise it, with the same text
 # --8<-- [end:reproduce]
 
 # --8<-- [start:shapes]

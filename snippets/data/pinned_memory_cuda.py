@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-from docverify.embeds import read_sections
+from docverify.sections import read_sections
 
 # Hidden: the page shows SimpleCustomBatch once, in pinned_memory.py's `custom-batch`
 # section (the page program gets it from there). Run that same section here, so that

@@ -295,7 +295,7 @@ print("parameters identical on both ranks after 3 steps:", r0["params"] == r1["p
 # --8<-- [start:ddp-buffers]
 defaults = inspect.signature(DDP).parameters
 for name in ["broadcast_buffers", "forward_sync_buffers", "init_sync"]:
-    print(f"{name}={defaults[name].default!r}")
+    print(f"{name}={defaults[name].default!r}" if name in defaults else f"{name}: not a parameter")
     #> broadcast_buffers=None
     #> forward_sync_buffers=None
     #> init_sync=True

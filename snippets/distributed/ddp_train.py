@@ -24,8 +24,8 @@ from torch.utils.data import DataLoader, TensorDataset
 from torch.utils.data.distributed import DistributedSampler
 
 # torchrun tells every process who it is through environment variables.
-if "LOCAL_RANK" not in os.environ:
-    sys.exit("start me with: torchrun --nproc_per_node=2 snippets/distributed/ddp_train.py")
+torchrun_sets = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}
+assert torchrun_sets <= set(os.environ), f"start me with: torchrun --nproc_per_node=2 {sys.argv[0]}"
 rank = int(os.environ["RANK"])  # unique over all nodes: 0 .. WORLD_SIZE-1
 local_rank = int(os.environ["LOCAL_RANK"])  # unique on this machine: picks the GPU
 world_size = int(os.environ["WORLD_SIZE"])
@@ -35,9 +35,9 @@ def pick_device() -> tuple[torch.device, str]:
     """NCCL with one GPU per rank, or gloo on CPU."""
     requested = os.environ.get("NOTES_DEVICE")  # set by the test suite; unset by hand
     gpus = torch.cuda.device_count()
-    if requested == "cuda" or (requested is None and gpus >= int(os.environ["LOCAL_WORLD_SIZE"])):
-        if gpus < int(os.environ["LOCAL_WORLD_SIZE"]):
-            raise RuntimeError(f"NCCL needs one GPU per rank; this machine has {gpus}")
+    enough = gpus >= int(os.environ["LOCAL_WORLD_SIZE"])
+    if requested == "cuda" or (requested is None and enough):  # requires: cuda (a GPU per rank)
+        assert enough, f"NCCL needs one GPU per rank; this machine has {gpus}"
         torch.cuda.set_device(local_rank)
         return torch.device("cuda", local_rank), "nccl"
     return torch.device("cpu"), "gloo"

@@ -90,7 +90,8 @@ for command in COMMANDS:
 # --8<-- [start:node-rank-c10d]
 with contextlib.redirect_stderr(io.StringIO()) as log:  # torchrun logs its warnings there
     worker_command(parse(COMMANDS[3].replace("--rdzv_id", "--node_rank=1 --rdzv_id")))
-print(log.getvalue().strip().splitlines()[-1].split("] ", 1)[1])
+logged = log.getvalue().strip().splitlines()
+print(logged[-1].split("] ", 1)[1] if logged else "(no warning)")
 #> node_rank is only used for static rdzv_backend. It will be ignored for rdzv_backend=c10d.
 # --8<-- [end:node-rank-c10d]
 

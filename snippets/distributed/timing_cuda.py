@@ -1,4 +1,4 @@
-"""Timing GPU code: asynchronous launches, warm-up, CUDA events, benchmark.Timer, unsynchronised timeit.
+"""Timing GPU code: asynchronous launches, all streams, warm-up, CUDA events, benchmark.Timer, unsynchronised timeit.
 
 Page: docs/distributed/timing.md
 GPU only. It asserts ratios of times measured in the same run and prints
@@ -55,6 +55,18 @@ done = subprocess.run(
 assert float(done.stdout) > 2  # the first call is more than twice as slow as the later ones
 # --8<-- [end:first-call]
 
+# --8<-- [start:all-streams]
+side = torch.cuda.Stream()  # a second stream on the same device
+side.wait_stream(torch.cuda.current_stream())  # start after the work queued so far
+with torch.cuda.stream(side):
+    for _ in range(20):
+        c = a @ a  # queued on the side stream, not on the current one
+torch.cuda.current_stream().synchronize()  # waits for the current stream only...
+side_busy = not side.query()  # ...so the side stream is still computing
+torch.cuda.synchronize()  # waits for every stream on the current device
+assert side_busy and side.query()
+# --8<-- [end:all-streams]
+
 # --8<-- [start:events]
 start_event = torch.cuda.Event(enable_timing=True)
 end_event = torch.cuda.Event(enable_timing=True)
@@ -63,9 +75,9 @@ start_event.record()  # a marker in the stream, timestamped when the GPU reaches
 for _ in range(20):
     b = a @ a
 end_event.record()
+read_too_early = "returned"
 try:
     start_event.elapsed_time(end_event)  # the GPU has not reached the end marker yet
-    read_too_early = "returned"
 except RuntimeError:
     read_too_early = "RuntimeError"
 end_event.synchronize()  # wait for the end marker only

@@ -5,6 +5,7 @@ No conda is needed (or called) here: the snippet reads environment-setup/ and
 requirements.txt of the checkout it runs in, and compares them with the installed
 distributions; conda's own behaviour is labelled on the page where it is modelled.
 """
+# requires: checkout
 
 # --8<-- [start:setup]
 import argparse
@@ -17,31 +18,41 @@ from pathlib import Path
 import torch
 
 
-def find_checkout() -> Path:
-    """The repository checkout this runs in: the first folder up holding environment-setup/."""
-    for start in (Path(sys.argv[0]).resolve().parent, Path.cwd()):
+def find_checkout(*starts: Path) -> Path:
+    """The repository checkout: the first folder at or above a start holding environment-setup/."""
+    for start in starts:
         for folder in (start, *start.parents):
             if (folder / "environment-setup").is_dir() and (folder / "requirements.txt").is_file():
                 return folder
     raise FileNotFoundError("run this from a checkout of the PyTorch Notes repository")
 
 
-root = find_checkout()
+root = find_checkout(Path(sys.argv[0]).resolve().parent, Path.cwd())  # the script's folder, or here
+outside = []  # away from a checkout (the filesystem's root) the search stops, saying why
+try:
+    find_checkout(Path(root.anchor))
+except FileNotFoundError as err:
+    outside.append(str(err))
+assert outside == ["run this from a checkout of the PyTorch Notes repository"]
 # --8<-- [end:setup]
 
 # --8<-- [start:pins]
-PIN = re.compile(r"^\s*(?:- )?([A-Za-z0-9._-]+)==(\S+)$")  # `name==version`, maybe after `- `
+# `name==version`, maybe after `- `, maybe for some Pythons only (`; python_version < "3.11"`)
+PIN = re.compile(r'^\s*(?:- )?([A-Za-z0-9._-]+)==([^\s;]+)(?:; python_version (<|>=) "3\.(\d+)")?$')
 
 
 def read_pins(path: Path) -> dict[str, str]:
     """Every `name==version` line of a requirements file (and of the files it includes
-    with `-r`), or of a `pip:` list in YAML."""
+    with `-r`), or of a `pip:` list in YAML, that applies to the Python running this."""
     pins = {}
     for line in path.read_text().splitlines():
         if line.startswith("-r "):
             pins |= read_pins(path.parent / line.removeprefix("-r ").strip())
         elif match := PIN.match(line):
-            pins[match[1]] = match[2]
+            name, version, op, minor = match.groups()
+            here = sys.version_info[:2]
+            if op is None or (here < (3, int(minor))) == (op == "<"):
+                pins[name] = version
     return pins
 
 
@@ -49,7 +60,7 @@ requirements = read_pins(root / "requirements.txt")  # what `make test` installs
 environment_file = root / "environment-setup" / "environment.yml"
 pins = read_pins(environment_file)
 print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages and versions
-#> True 2.14.1 0.29.1
+#> True 2.15.0 0.29.2
 reader_stack = ["torch", "torchvision", "einops", "numpy", "matplotlib", "pillow"]  # what the pages import
 installed = {name: importlib.metadata.version(name) for name in reader_stack}
 print(installed == {name: pins[name] for name in reader_stack})  # ... what this run is using
@@ -61,12 +72,12 @@ conda_deps = re.findall(r"^  - ([^\s:]+)$", dependencies, re.MULTILINE)  # all b
 print(channels, conda_deps, "--index-url" in text or "--extra-index-url" in text)
 #> ['conda-forge'] ['python=3.11', 'pip'] False
 print(sys.version_info[:2], torch.__version__)  # the Python of this run; torch's build label
-#> (3, 11) 2.14.1+cu130
+#> (3, 11) 2.15.0+cu132
 # --8<-- [end:pins]
 
 # --8<-- [start:cuda-from-pip]
-print(torch.version.cuda, torch.backends.cuda.is_built())  # a CUDA 13.0 build, GPU or not
-#> 13.0 True
+print(torch.version.cuda, torch.backends.cuda.is_built())  # a CUDA 13.2 build, GPU or not
+#> 13.2 True
 linux_only = [r for r in importlib.metadata.requires("torch") if 'platform_system == "Linux"' in r]
 print([re.match(r"[\w.-]+", r)[0] for r in linux_only])
 #> ['cuda-toolkit', 'cuda-bindings', 'nvidia-cudnn-cu13', 'nvidia-cusparselt-cu13', 'nvidia-nccl-cu13', 'nvidia-nvshmem-cu13', 'triton']

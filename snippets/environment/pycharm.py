@@ -7,6 +7,7 @@ console. Everything else runs: the pinned launcher's own code on the arguments P
 hands it (in this process), the fix, and, as a real command line, the command that the
 .run configuration implies, under torch.distributed.run.
 """
+# requires: checkout
 # timeout: 240
 
 # --8<-- [start:setup]
@@ -126,16 +127,22 @@ print(repr(args.nproc_per_node), repr(args.training_script), args.training_scrip
 
 
 # --8<-- [start:read-configuration]
-def find_checkout() -> Path:
-    """The repository checkout this runs in: the first folder up holding `.run/`."""
-    for start in (Path(sys.argv[0]).resolve().parent, Path.cwd()):
+def find_checkout(*starts: Path) -> Path:
+    """The repository checkout: the first folder at or above a start holding `.run/`."""
+    for start in starts:
         for folder in (start, *start.parents):
             if (folder / ".run").is_dir() and (folder / "requirements.txt").is_file():
                 return folder
     raise FileNotFoundError("run this from a checkout of the PyTorch Notes repository")
 
 
-project_dir = find_checkout()  # PyCharm's $PROJECT_DIR$
+project_dir = find_checkout(Path(sys.argv[0]).resolve().parent, Path.cwd())  # PyCharm's $PROJECT_DIR$
+outside = []  # away from a checkout (the filesystem's root) the search stops, saying why
+try:
+    find_checkout(Path(project_dir.anchor))
+except FileNotFoundError as err:
+    outside.append(str(err))
+assert outside == ["run this from a checkout of the PyTorch Notes repository"]
 configuration = ET.parse(project_dir / ".run" / "collectives_torchrun.run.xml").find("configuration")
 assert configuration.get("type") == "PythonConfigurationType"  # a "Python" run configuration
 option = {o.get("name"): o.get("value") for o in configuration.findall("option")}

@@ -13,16 +13,17 @@ from torch import nn
 # 3 samples, 4 labels each; multi-label: a row may hold any number of 1s
 logits = torch.tensor([[2.0, -1.0, 0.5, -3.0], [-0.5, 1.5, -2.0, 0.0], [1.0, 1.0, -1.0, 2.5]])
 target = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 1.0]])
+assert logits.shape == target.shape == (3, 4) and target.sum(dim=1).tolist() == [2, 1, 3]  # ✓ data
 # --8<-- [end:setup]
 
 # --8<-- [start:two-losses]
 with_logits = nn.BCEWithLogitsLoss()(logits, target)  # takes raw scores
 on_probs = nn.BCELoss()(torch.sigmoid(logits), target)  # takes probabilities
-print(with_logits, on_probs)
+print(with_logits, on_probs)  # ✓ both-agree
 #> tensor(0.2898) tensor(0.2898)
 p = torch.sigmoid(logits)
 by_hand = -(target * p.log() + (1 - target) * (1 - p).log()).mean()  # over all 12 elements
-assert torch.allclose(with_logits, by_hand) and torch.allclose(on_probs, by_hand)
+assert torch.allclose(with_logits, by_hand) and torch.allclose(on_probs, by_hand)  # ✓ bce-formula
 # --8<-- [end:two-losses]
 
 # --8<-- [start:large-logits]
@@ -30,31 +31,36 @@ x = torch.tensor([-200.0, -100.0, -20.0, 20.0, 100.0, 200.0], requires_grad=True
 wrong = (x < 0).float()  # every prediction confidently WRONG: the loss should be |x|
 print(torch.sigmoid(x).detach())  # float32: sigmoid(20) already rounds to exactly 1.0
 #> tensor([0.0000e+00, 0.0000e+00, 2.0612e-09, 1.0000e+00, 1.0000e+00, 1.0000e+00])
+assert torch.sigmoid(torch.tensor(20.0)).item() == 1.0  # exactly ✓ sigmoid-20
 p = torch.sigmoid(x)
-print(-(wrong * p.log() + (1 - wrong) * (1 - p).log()))  # the formula by hand: log(0)
+print(-(wrong * p.log() + (1 - wrong) * (1 - p).log()))  # the formula by hand: log(0) ✓ by-hand-inf
 #> tensor([inf, inf, 20., inf, inf, inf], grad_fn=<NegBackward0>)
-print(F.binary_cross_entropy(p, wrong, reduction="none"))  # BCELoss clamps log() at -100
+print(F.binary_cross_entropy(p, wrong, reduction="none"))  # BCELoss clamps log() at -100 ✓ bce-capped
 #> tensor([100., 100.,  20., 100., 100., 100.],
 #>        grad_fn=<BinaryCrossEntropyBackward0>)
 capped = F.binary_cross_entropy(torch.tensor([math.exp(-50), 0.0]), torch.ones(2), reduction="none")
-assert torch.allclose(capped, torch.tensor([50.0, 100.0]))  # -log(p), but at most 100
-print(F.binary_cross_entropy_with_logits(x, wrong, reduction="none"))  # exact: |x|
+assert torch.allclose(capped, torch.tensor([50.0, 100.0]))  # -log(p), but at most 100 ✓ bce-clamp
+print(F.binary_cross_entropy_with_logits(x, wrong, reduction="none"))  # exact: |x| ✓ logits-exact
 #> tensor([200., 100.,  20.,  20., 100., 200.],
 #>        grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+assert torch.allclose(F.binary_cross_entropy_with_logits(x, wrong, reduction="none"), x.abs())  # ✓ logits-exact-2
 (grad_bce,) = torch.autograd.grad(F.binary_cross_entropy(p, wrong, reduction="sum"), x)
 (grad_logits,) = torch.autograd.grad(
     F.binary_cross_entropy_with_logits(x, wrong, reduction="sum"), x
 )
-print(grad_bce)  # zero where the model is most wrong: it stops learning there
+print(grad_bce)  # zero where the model is most wrong: it stops learning there ✓ bce-zero-grad
 #> tensor([-0., -0., -1.,  0.,  0.,  0.])
 print(grad_logits)  # sigmoid(x) - target: full size
 #> tensor([-1., -1., -1.,  1.,  1.,  1.])
-assert torch.allclose(grad_logits, torch.sigmoid(x) - wrong)
+assert torch.allclose(grad_logits, torch.sigmoid(x) - wrong)  # ✓ logits-grad
 
 right = 1 - wrong  # confidently RIGHT: the loss should be about 0
-print(-(right * p.log() + (1 - right) * (1 - p).log()))  # 0 * log(0) = nan
+print(-(right * p.log() + (1 - right) * (1 - p).log()))  # 0 * log(0) = nan ✓ by-hand-nan
 #> tensor([nan, nan, -0., nan, nan, nan], grad_fn=<NegBackward0>)
-print(F.binary_cross_entropy_with_logits(x, right, reduction="none"))
+for target_of in (wrong, right):  # BCELoss: never inf or nan, at most 100
+    bce = F.binary_cross_entropy(p, target_of, reduction="none")
+    assert torch.isfinite(bce).all() and (bce <= 100).all()  # ✓ bce-finite
+print(F.binary_cross_entropy_with_logits(x, right, reduction="none"))  # ✓ logits-right
 #> tensor([0.0000e+00, 0.0000e+00, 0.0000e+00, 2.0612e-09, 3.9236e-44, 0.0000e+00],
 #>        grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
 # --8<-- [end:large-logits]
@@ -64,62 +70,78 @@ pos_weight = torch.tensor([1.0, 3.0, 0.5, 2.0])  # one per label (class), not pe
 loss = F.binary_cross_entropy_with_logits(logits, target, pos_weight=pos_weight)
 p = torch.sigmoid(logits)
 per_element = -(pos_weight * target * p.log() + (1 - target) * p.neg().log1p())
-assert torch.allclose(loss, per_element.mean())  # only the positive term is weighted
+assert torch.allclose(loss, per_element.mean())  # only the positive term is weighted ✓ pos-weight-formula
 weights_used = pos_weight * target + (1 - target)  # 1 for every negative
-print(loss, per_element.mean(), per_element.sum() / weights_used.sum())
+print(loss, per_element.mean(), per_element.sum() / weights_used.sum())  # ✓ pos-weight-mean
 #> tensor(0.3624) tensor(0.3624) tensor(0.2635)
+assert not torch.allclose(loss, per_element.sum() / weights_used.sum())  # ✓ pos-weight-mean-2
 # negatives' losses are untouched
 unweighted = F.binary_cross_entropy_with_logits(logits, target, reduction="none")
 weighted = F.binary_cross_entropy_with_logits(
     logits, target, pos_weight=pos_weight, reduction="none"
 )
-assert torch.equal(weighted[target == 0], unweighted[target == 0])
+assert torch.equal(weighted[target == 0], unweighted[target == 0])  # ✓ negatives-unchanged
+assert not torch.equal(weighted[target == 1], unweighted[target == 1])
+# one weight per label: a pos_weight of another size is refused
+try:
+    F.binary_cross_entropy_with_logits(logits, target, pos_weight=torch.ones(3))
+except RuntimeError as err:
+    print(err)  # ✓ pos-weight-size
+    #> The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1
 # the usual choice: negatives / positives per label, so both sides weigh the same
 n_pos = target.sum(dim=0)
 n_neg = len(target) - n_pos
 print(n_neg / n_pos)
 #> tensor([0.5000, 0.5000, 2.0000, 2.0000])
-assert torch.equal(n_neg / n_pos * n_pos, n_neg)
+assert torch.equal(n_neg / n_pos * n_pos, n_neg)  # ✓ balanced
 # --8<-- [end:pos-weight]
 
 # --8<-- [start:multi-label]
 probs = torch.sigmoid(logits)  # one independent probability per label
-print(probs.sum(dim=1))  # rows do not sum to 1 (softmax's would)
+print(probs.sum(dim=1))  # rows do not sum to 1 (softmax's would) ✓ row-sums
 #> tensor([1.8196, 1.8143, 2.6552])
-assert torch.allclose(logits.softmax(dim=1).sum(dim=1), torch.ones(3))
+assert torch.allclose(logits.softmax(dim=1).sum(dim=1), torch.ones(3))  # ✓ softmax-rows
 predicted = logits > 0  # the same as probs > 0.5
-assert torch.equal(predicted, probs > 0.5)
-print(predicted.int())
+assert torch.equal(predicted, probs > 0.5)  # ✓ logit-zero
+print(predicted.int())  # ✓ predicted
 #> tensor([[1, 0, 1, 0],
 #>         [0, 1, 0, 0],
 #>         [1, 1, 0, 1]], dtype=torch.int32)
 print(F.binary_cross_entropy_with_logits(logits, target, reduction="none").shape)
 #> torch.Size([3, 4])
 try:
+    F.binary_cross_entropy_with_logits(logits, target[:, 0])  # one target per sample
+except ValueError as err:
+    print(err)  # ✓ target-shape
+    #> Target size (torch.Size([3])) must be the same as input size (torch.Size([3, 4]))
+try:
     F.binary_cross_entropy_with_logits(logits, target.long())  # targets must be float
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ target-float
     #> result type Float can't be cast to the desired output type Long
 # --8<-- [end:multi-label]
 
 # --8<-- [start:double-sigmoid]
 scores = torch.sigmoid(logits)  # the model already ends in nn.Sigmoid() ...
 twice = nn.BCEWithLogitsLoss()(scores, target)  # ... and the loss applies sigmoid again
-print(twice, with_logits)
+print(twice, with_logits)  # ✓ twice
 #> tensor(0.6067) tensor(0.2898)
+assert torch.allclose(twice, nn.BCELoss()(torch.sigmoid(scores), target))  # sigmoid again ✓ sigmoid-again
 
 # even perfect logits cannot get the loss down: sigmoid(sigmoid(x)) lies in [0.5, 0.731]
 perfect = (2 * target - 1) * 20.0  # +20 where the label is 1, -20 where it is 0
 for scores_of in (logits, perfect):
     seen = torch.sigmoid(torch.sigmoid(scores_of))  # what the loss turns into probabilities
-    assert ((seen >= 0.5) & (seen <= torch.sigmoid(torch.tensor(1.0)))).all()
-print(F.binary_cross_entropy_with_logits(perfect, target))
+    assert ((seen >= 0.5) & (seen <= torch.sigmoid(torch.tensor(1.0)))).all()  # ✓ squeezed
+print(torch.sigmoid(torch.tensor([0.0, 1.0])))  # the ends: sigmoid(0), sigmoid(1) ✓ squeezed-2
+#> tensor([0.5000, 0.7311])
+print(F.binary_cross_entropy_with_logits(perfect, target))  # ✓ perfect
 #> tensor(1.0306e-09)
-stuck = F.binary_cross_entropy_with_logits(torch.sigmoid(perfect), target)
-floor = (target * -F.logsigmoid(torch.tensor(1.0)) + (1 - target) * math.log(2)).mean()
-print(stuck, floor)  # -log(sigmoid(1)) for a positive, log(2) for a negative
+stuck = F.binary_cross_entropy_with_logits(torch.sigmoid(perfect), target, reduction="none")
+floor = target * -F.logsigmoid(torch.tensor(1.0)) + (1 - target) * math.log(2)
+print(stuck.mean(), floor.mean())  # -log(sigmoid(1)) for a positive, log(2) for a negative ✓ floor
 #> tensor(0.5032) tensor(0.5032)
-assert torch.allclose(stuck, floor)
+assert torch.allclose(stuck, floor, atol=1e-6)  # element by element ✓ floor-2
 
 # and the gradient shrinks: at most 1/4 of the right one's largest possible size
 x = logits.clone().requires_grad_()
@@ -127,7 +149,7 @@ x = logits.clone().requires_grad_()
 (g_twice,) = torch.autograd.grad(F.binary_cross_entropy_with_logits(torch.sigmoid(x), target), x)
 print(g_right.abs().max(), g_twice.abs().max())
 #> tensor(0.0417) tensor(0.0130)
-assert (g_twice.abs() <= 0.25 / target.numel()).all()
+assert (g_twice.abs() <= 0.25 / target.numel()).all()  # ✓ quarter-gradient
 # --8<-- [end:double-sigmoid]
 
 # --8<-- [start:detect]
@@ -137,17 +159,17 @@ def check_logits(t):
         raise ValueError("BCEWithLogitsLoss input all in [0, 1]: was sigmoid applied already?")
 
 
-check_logits(logits)  # raw scores pass
+check_logits(logits)  # raw scores pass ✓ raw-pass
 try:
     check_logits(scores)
 except ValueError as err:
-    print(err)
+    print(err)  # ✓ check-logits
     #> BCEWithLogitsLoss input all in [0, 1]: was sigmoid applied already?
 
 # the opposite mistake is caught by PyTorch itself: logits into BCELoss
 try:
     nn.BCELoss()(logits, target)
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ bce-refuses
     #> all elements of input should be between 0 and 1
 # --8<-- [end:detect]

@@ -9,13 +9,13 @@ import inspect
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torchvision.ops import box_iou, generalized_box_iou_loss, sigmoid_focal_loss
+from torchvision.ops import box_iou, generalized_box_iou_loss, sigmoid_focal_loss  # ✓ functions
 
-print(inspect.signature(sigmoid_focal_loss))
+print(inspect.signature(sigmoid_focal_loss))  # ✓ signatures
 #> (inputs: torch.Tensor, targets: torch.Tensor, alpha: float = 0.25, gamma: float = 2, reduction: str = 'none') -> torch.Tensor
-print(inspect.signature(generalized_box_iou_loss))
+print(inspect.signature(generalized_box_iou_loss))  # ✓ signatures-2
 #> (boxes1: torch.Tensor, boxes2: torch.Tensor, reduction: str = 'none', eps: float = 1e-07) -> torch.Tensor
-print(nn.BCEWithLogitsLoss().reduction)  # the torch.nn class averages by default
+print(nn.BCEWithLogitsLoss().reduction)  # the torch.nn class averages by default ✓ bce-mean
 #> mean
 # --8<-- [end:setup]
 
@@ -33,15 +33,25 @@ def focal_by_formula(x, t, alpha=0.25, gamma=2.0):
     return alpha_t * (1 - p_t) ** gamma * F.binary_cross_entropy_with_logits(x, t, reduction="none")
 
 
-assert torch.allclose(focal, focal_by_formula(logits, targets))
+assert torch.allclose(focal, focal_by_formula(logits, targets))  # ✓ focal-formula
+# the formula with alpha_t swapped, or without (1 - p_t)^gamma, gives other numbers
+assert not torch.allclose(focal, focal_by_formula(logits, targets, alpha=0.75))  # ✓ focal-formula-2
+assert not torch.allclose(focal, focal_by_formula(logits, targets, gamma=0.0))  # ✓ focal-formula-3
 bce = F.binary_cross_entropy_with_logits(logits, targets, reduction="none")
 print(bce)
 #> tensor([0.0181, 0.3133, 0.9741, 0.0486, 0.3133, 2.1269])
-print(focal / bce)  # the factor alpha_t * (1 - p_t)^gamma: tiny for easy examples
+print(focal / bce)  # the factor alpha_t * (1 - p_t)^gamma: tiny for easy examples ✓ focal-factor
 #> tensor([2.4263e-04, 5.4247e-02, 2.9059e-01, 5.6230e-04, 1.8082e-02, 1.9395e-01])
-assert ((focal / bce)[bce < 0.05] < 1e-3).all()  # the two easy ones: weighted down > 1000x
+easy = bce < 0.05
+assert easy.sum() == 2 and ((focal / bce)[easy] < 1e-3).all()  # weighted down > 1000x ✓ easy-down
+assert ((focal / bce)[~easy] > 1e-2).all()  # the hard ones: less than 100x ✓ easy-down-2
 # gamma=0 and alpha=-1 (no alpha weighting) turn it into plain BCE with logits
-assert torch.allclose(sigmoid_focal_loss(logits, targets, alpha=-1, gamma=0), bce)
+assert torch.equal(sigmoid_focal_loss(logits, targets, alpha=-1, gamma=0), bce)  # ✓ focal-is-bce
+try:  # -1 is the only value outside [0, 1] it accepts
+    sigmoid_focal_loss(logits, targets, alpha=-0.5)
+except ValueError as err:
+    print(err)  # ✓ alpha-range
+    #> Invalid alpha value: -0.5. alpha must be in the range [0,1] or -1 for ignore.
 # --8<-- [end:focal]
 
 # --8<-- [start:giou]
@@ -49,7 +59,7 @@ assert torch.allclose(sigmoid_focal_loss(logits, targets, alpha=-1, gamma=0), bc
 pred = torch.tensor([[0.0, 0.0, 2.0, 2.0], [0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
 true = torch.tensor([[1.0, 1.0, 3.0, 3.0], [2.0, 0.0, 3.0, 1.0], [5.0, 0.0, 6.0, 1.0]])
 loss = generalized_box_iou_loss(pred, true)  # reduction="none" by default
-print(loss)
+print(loss)  # ✓ giou-values
 #> tensor([1.0794, 1.3333, 1.6667])
 
 
@@ -71,14 +81,15 @@ def giou_by_hand(a, b):
 by_hand = torch.stack([1 - giou_by_hand(a, b) for a, b in zip(pred, true, strict=True)])
 print(by_hand)  # overlapping: 1 - (1/7 - 2/9); disjoint: 1 + 1/3, 1 + 2/3
 #> tensor([1.0794, 1.3333, 1.6667])
-assert torch.allclose(loss, by_hand)
-print(box_iou(pred, true).diag())  # IoU is 0 for both disjoint pairs: no signal there
+assert torch.allclose(loss, by_hand)  # ✓ giou-by-hand
+assert torch.allclose(loss, torch.tensor([1 - (1 / 7 - 2 / 9), 1 + 1 / 3, 1 + 2 / 3]))  # ✓ giou-fractions
+print(box_iou(pred, true).diag())  # IoU is 0 for both disjoint pairs: no signal there ✓ iou-zero
 #> tensor([0.1429, 0.0000, 0.0000])
-assert loss[2] > loss[1] > 1  # GIoU still tells a near miss from a far one
+assert loss[2] > loss[1] > 1  # GIoU still tells a near miss from a far one ✓ giou-farther
 # and so it still has a gradient for disjoint boxes, where 1 - IoU has none
 moving = pred.clone().requires_grad_()
 (g_iou,) = torch.autograd.grad((1 - box_iou(moving, true).diag()).sum(), moving)
 (g_giou,) = torch.autograd.grad(generalized_box_iou_loss(moving, true).sum(), moving)
-print(g_iou[1:].abs().sum(), g_giou[1:].abs().sum())  # the two disjoint pairs
+print(g_iou[1:].abs().sum(), g_giou[1:].abs().sum())  # the two disjoint pairs ✓ gradients
 #> tensor(0.) tensor(0.7222)
 # --8<-- [end:giou]

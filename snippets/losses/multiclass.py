@@ -16,51 +16,56 @@ torch.manual_seed(0)
 logits = torch.randn(4, 3)  # a batch of 4, 3 classes: raw scores
 target = torch.tensor([0, 2, 1, 2])  # one class index per sample
 rows = torch.arange(4)
+assert logits.shape == (4, 3) and target.shape == (4,)  # ✓ data
 # --8<-- [end:setup]
 
 # --8<-- [start:ce-is-nll-log-softmax]
 ce = F.cross_entropy(logits, target)
 nll = F.nll_loss(F.log_softmax(logits, dim=1), target)
-assert torch.allclose(ce, nll)
+assert torch.allclose(ce, nll)  # ✓ ce-is-nll
 print(ce)
 #> tensor(0.9357)
 # and by hand: minus the log-probability of the right class, averaged
 by_hand = -(logits.softmax(dim=1)[rows, target].log()).mean()
-assert torch.allclose(ce, by_hand)
+assert torch.allclose(ce, by_hand)  # ✓ ce-by-hand
 # nll_loss alone does NOT apply log_softmax: fed raw logits it is just -logits[i, target_i]
-print(F.nll_loss(logits, target), -logits[rows, target].mean())
+print(F.nll_loss(logits, target), -logits[rows, target].mean())  # ✓ nll-raw
 #> tensor(-0.2906) tensor(-0.2906)
+assert torch.allclose(F.nll_loss(logits, target), -logits[rows, target].mean())  # ✓ nll-raw-2
+# softmax before cross_entropy is no error either: the log_softmax of probabilities, another loss
+assert not torch.allclose(F.cross_entropy(logits.softmax(dim=1), target), ce)  # ✓ softmax-first
 # --8<-- [end:ce-is-nll-log-softmax]
 
 # --8<-- [start:signature]
 print(inspect.signature(F.nll_loss))
 #> (input: torch.Tensor, target: torch.Tensor, weight: torch.Tensor | None = None, size_average: bool | None = None, ignore_index: int = -100, reduce: bool | None = None, reduction: str = 'mean') -> torch.Tensor
-# the notes' prototype: the same names, in the same order, with the same defaults
-notes = {"input": None, "target": None, "weight": None, "size_average": None,
-         "ignore_index": -100, "reduce": None, "reduction": "mean"}
-params = inspect.signature(F.nll_loss).parameters
-assert list(params) == list(notes)
-assert all(p.default in (notes[name], inspect.Parameter.empty) for name, p in params.items())
+# the notes' prototype (its ’mean’ typed as 'mean'): the same names, order and defaults
+notes = "input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'"
+params = inspect.signature(F.nll_loss).parameters.values()
+pinned = ", ".join(par.name if par.default is par.empty else f"{par.name}={par.default!r}"
+                   for par in params)
+assert pinned == notes  # ✓ notes-prototype
 # --8<-- [end:signature]
 
 # --8<-- [start:reduction]
 per_sample = F.cross_entropy(logits, target, reduction="none")
-print(per_sample)  # one loss per sample: shape (batch,)
+print(per_sample)  # one loss per sample: shape (batch,) ✓ reduction-none
 #> tensor([0.1689, 2.2532, 0.6196, 0.7011])
-print(F.cross_entropy(logits, target, reduction="sum"), per_sample.sum())
+print(F.cross_entropy(logits, target, reduction="sum"), per_sample.sum())  # ✓ reduction-sum
 #> tensor(3.7427) tensor(3.7427)
-print(F.cross_entropy(logits, target, reduction="mean"), per_sample.mean())
+print(F.cross_entropy(logits, target, reduction="mean"), per_sample.mean())  # ✓ reduction-mean
 #> tensor(0.9357) tensor(0.9357)
+assert inspect.signature(F.cross_entropy).parameters["reduction"].default == "mean"  # ✓ reduction-mean-2
 # --8<-- [end:reduction]
 
 # --8<-- [start:legacy]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     legacy = F.cross_entropy(logits, target, reduce=False)
-print(caught[0].category.__name__, caught[0].message)
+print(caught[0].category.__name__, caught[0].message)  # ✓ legacy-warning
 #> UserWarning size_average and reduce args will be deprecated, please use reduction='none' instead.
-assert torch.equal(legacy, per_sample)  # reduce=False still means reduction="none"
-assert type(legacy) is torch.Tensor and legacy.shape == (4,)  # a Tensor, not a list
+assert torch.equal(legacy, per_sample)  # reduce=False still means reduction="none" ✓ legacy-none
+assert type(legacy) is torch.Tensor and legacy.shape == (4,)  # a Tensor, not a list ✓ legacy-tensor
 
 for size_average, reduce in [(None, None), (True, True), (False, True), (True, False)]:
     with warnings.catch_warnings(record=True) as caught:
@@ -68,63 +73,82 @@ for size_average, reduce in [(None, None), (True, True), (False, True), (True, F
         module = nn.CrossEntropyLoss(size_average=size_average, reduce=reduce)
     warned = any(issubclass(w.category, UserWarning) for w in caught)
     print(f"size_average={size_average!s:5} reduce={reduce!s:5} -> "
-          f"reduction={module.reduction!r:6} warned={warned}")
+          f"reduction={module.reduction!r:6} warned={warned}")  # ✓ legacy-table
     #> size_average=None  reduce=None  -> reduction='mean' warned=False
     #> size_average=True  reduce=True  -> reduction='mean' warned=True
     #> size_average=False reduce=True  -> reduction='sum'  warned=True
     #> size_average=True  reduce=False -> reduction='none' warned=True
+# every pair of None / True / False: a warning unless both are None, and the documented
+# mapping (None counts as True): reduce=False -> "none", else size_average=False -> "sum"
+for size_average in (None, True, False):
+    for reduce in (None, True, False):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            module = nn.CrossEntropyLoss(size_average=size_average, reduce=reduce)
+        expected = "none" if reduce is False else "sum" if size_average is False else "mean"
+        assert module.reduction == expected  # ✓ legacy-any
+        assert bool(caught) == (size_average is not None or reduce is not None)  # ✓ legacy-any-2
 # --8<-- [end:legacy]
 
 # --8<-- [start:weight]
 w = torch.tensor([1.0, 3.0, 0.5])  # a weight per CLASS, not per sample
-print(w[target], w[target].sum())  # the targets' weights sum to 5, the batch size is 4
+print(w[target], w[target].sum())  # the targets' weights sum to 5, the batch size is 4 ✓ weights-sum
 #> tensor([1.0000, 0.5000, 3.0000, 0.5000]) tensor(5.)
+try:
+    F.cross_entropy(logits, target, weight=torch.ones(4))  # one per sample: refused
+except RuntimeError as err:
+    print(err)  # ✓ weight-per-class
+    #> weight tensor should be defined either for all 3 classes or no classes but got weight tensor of shape: [4]
+# each sample's loss times the weight of its target class
+per_sample_w = F.cross_entropy(logits, target, weight=w, reduction="none")
+assert torch.allclose(per_sample_w, w[target] * per_sample)  # ✓ weight-times
 weighted = F.cross_entropy(logits, target, weight=w)
 by_weights = (w[target] * per_sample).sum() / w[target].sum()
 by_batch = (w[target] * per_sample).sum() / len(target)
-print(weighted, by_weights, by_batch)  # the first two agree: it divides by the weights
+print(weighted, by_weights, by_batch)  # the first two agree: it divides by the weights ✓ weighted-mean
 #> tensor(0.7010) tensor(0.7010) tensor(0.8762)
-assert torch.allclose(weighted, by_weights)
-assert not torch.allclose(weighted, by_batch)
+assert torch.allclose(weighted, by_weights)  # ✓ weighted-mean-2
+assert not torch.allclose(weighted, by_batch)  # ✓ weighted-mean-3
 # --8<-- [end:weight]
 
 # --8<-- [start:soft-targets]
 probs = torch.tensor([[0.7, 0.2, 0.1], [0.0, 0.5, 0.5], [0.1, 0.8, 0.1], [0.0, 0.0, 1.0]])
 soft = F.cross_entropy(logits, probs)  # class probabilities (float, shape (N, C)) as target
 per_row = -(probs * logits.log_softmax(dim=1)).sum(dim=1)
-assert torch.allclose(soft, per_row.mean())
+assert torch.allclose(soft, per_row.mean())  # ✓ soft-formula
 # a one-hot probability target gives the same loss as the class index
-assert torch.allclose(F.cross_entropy(logits, F.one_hot(target, 3).float()), ce)
+assert torch.allclose(F.cross_entropy(logits, F.one_hot(target, 3).float()), ce)  # ✓ one-hot
 # with weight, the mean over probability targets divides by the batch size
 soft_weighted = F.cross_entropy(logits, probs, weight=w)
 per_row_w = -(w * probs * logits.log_softmax(dim=1)).sum(dim=1)
-print(soft_weighted, per_row_w.sum() / len(probs))
+print(soft_weighted, per_row_w.sum() / len(probs))  # ✓ soft-weighted
 #> tensor(1.7596) tensor(1.7596)
-assert torch.allclose(soft_weighted, per_row_w.mean())
-assert not torch.allclose(soft_weighted, per_row_w.sum() / (w * probs).sum())  # not by weights
+assert torch.allclose(soft_weighted, per_row_w.mean())  # ✓ soft-weighted-2
+assert not torch.allclose(soft_weighted, per_row_w.sum() / (w * probs).sum())  # not by weights ✓ soft-weighted-3
 # --8<-- [end:soft-targets]
 
 # --8<-- [start:ignore-index]
 padded = torch.tensor([0, 2, -100, 2])  # -100 is the default ignore_index (e.g. padding)
 kept = torch.tensor([0, 1, 3])
 loss = F.cross_entropy(logits, padded)
-assert torch.allclose(loss, per_sample[kept].mean())  # averaged over the 3 kept samples
-print(loss, per_sample[kept].sum() / 4)  # not over the batch of 4
+assert torch.allclose(loss, per_sample[kept].mean())  # averaged over the 3 kept samples ✓ ignored
+print(loss, per_sample[kept].sum() / 4)  # not over the batch of 4 ✓ ignored-2
 #> tensor(1.0410) tensor(0.7808)
+assert F.cross_entropy(logits, padded, reduction="none")[2] == 0  # it contributes nothing ✓ ignored-3
 # with weight: divided by the weights of the kept targets only
 weighted_kept = (w[target] * per_sample)[kept].sum() / w[target][kept].sum()
-assert torch.allclose(F.cross_entropy(logits, padded, weight=w), weighted_kept)
+assert torch.allclose(F.cross_entropy(logits, padded, weight=w), weighted_kept)  # ✓ ignored-weight
 for bad in [-1, 3]:  # any other class outside 0..C-1, below or above
     try:
         F.cross_entropy(logits, torch.tensor([0, 2, bad, 2]))
     except IndexError as err:
-        print(err)
+        print(err)  # ✓ out-of-range
         #> Target -1 is out of bounds.
         #> Target 3 is out of bounds.
 try:
     F.cross_entropy(logits, probs, ignore_index=1)  # probability targets have no index
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ ignore-soft
     #> ignore_index is not supported for floating point target
 # --8<-- [end:ignore-index]
 
@@ -133,9 +157,9 @@ eps, n_classes = 0.1, 3
 smoothed = F.cross_entropy(logits, target, label_smoothing=eps)
 smooth_target = torch.full((4, n_classes), eps / n_classes)
 smooth_target[rows, target] += 1 - eps  # 1 - eps + eps/K on the right class
-print(smooth_target[0])
+print(smooth_target[0])  # ✓ smooth-target
 #> tensor([0.9333, 0.0333, 0.0333])
-assert torch.allclose(smoothed, F.cross_entropy(logits, smooth_target))  # probabilities as target
+assert torch.allclose(smoothed, F.cross_entropy(logits, smooth_target))  # probabilities as target ✓ smoothing
 print(smoothed, ce)
 #> tensor(0.9909) tensor(0.9357)
 # with weight the two differ: label_smoothing keeps the targets' weights as the divisor
@@ -143,8 +167,10 @@ smoothed_w = F.cross_entropy(logits, target, weight=w, label_smoothing=eps)
 log_q = logits.log_softmax(dim=1)
 nll_w = -(w[target] * log_q[rows, target]).sum() / w[target].sum()
 uniform_w = -(w * log_q).sum() / n_classes / w[target].sum()
-assert torch.allclose(smoothed_w, (1 - eps) * nll_w + eps * uniform_w)
-print(smoothed_w, F.cross_entropy(logits, smooth_target, weight=w))
+assert torch.allclose(smoothed_w, (1 - eps) * nll_w + eps * uniform_w)  # ✓ smoothing-weight
+soft_w = F.cross_entropy(logits, smooth_target, weight=w)
+assert torch.allclose(soft_w, -(w * smooth_target * log_q).sum() / len(target))  # ✓ smoothing-weight-2
+print(smoothed_w, soft_w)  # ✓ smoothing-weight-3
 #> tensor(0.8004) tensor(1.0005)
 # --8<-- [end:label-smoothing]
 
@@ -152,7 +178,7 @@ print(smoothed_w, F.cross_entropy(logits, smooth_target, weight=w))
 try:
     F.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1]))  # 4 predictions, 2 targets
 except ValueError as err:
-    print(err)
+    print(err)  # ✓ batch-mismatch
     #> Expected input batch_size (4) to match target batch_size (2).
 
 # a typical cause: outputs of shape (batch=2, steps=2, classes=3) flattened, targets not
@@ -160,6 +186,6 @@ outputs = torch.randn(2, 2, 3)
 try:
     F.cross_entropy(outputs.view(-1, 3), torch.tensor([0, 1]))
 except ValueError as err:
-    print(err)
+    print(err)  # ✓ flattened
     #> Expected input batch_size (4) to match target batch_size (2).
 # --8<-- [end:batch-mismatch]

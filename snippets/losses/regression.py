@@ -14,7 +14,7 @@ from torch import nn
 pred = torch.tensor([[0.5, 2.0, -1.0], [3.0, 0.0, 1.25]])
 target = torch.tensor([[0.0, 0.0, 2.0], [2.5, 0.0, 1.0]])
 error = pred - target
-print(error)
+print(error)  # ✓ errors
 #> tensor([[ 0.5000,  2.0000, -3.0000],
 #>         [ 0.5000,  0.0000,  0.2500]])
 # --8<-- [end:setup]
@@ -24,9 +24,9 @@ mse = nn.MSELoss()(pred, target)
 l1 = nn.L1Loss()(pred, target)
 print(mse, l1)
 #> tensor(2.2604) tensor(1.0417)
-assert torch.allclose(mse, (error**2).sum() / error.numel())  # divided by all 6 elements
-assert torch.allclose(l1, error.abs().sum() / error.numel())
-print((error**2).sum() / len(pred))  # what dividing by the batch size (2) would give
+assert torch.allclose(mse, (error**2).sum() / error.numel())  # divided by all 6 elements ✓ mse-formula
+assert torch.allclose(l1, error.abs().sum() / error.numel())  # ✓ l1-formula
+print((error**2).sum() / len(pred))  # what dividing by the batch size (2) would give ✓ by-batch
 #> tensor(6.7812)
 # --8<-- [end:mse-l1]
 
@@ -37,35 +37,36 @@ print(F.mse_loss(pred, target, reduction="none"))  # one loss per element, same 
 print(F.mse_loss(pred, target, reduction="sum"), F.mse_loss(pred, target, reduction="mean"))
 #> tensor(13.5625) tensor(2.2604)
 per_element = F.mse_loss(pred, target, reduction="none")
-assert per_element.shape == pred.shape
-assert torch.allclose(F.mse_loss(pred, target, reduction="sum"), per_element.sum())
-assert torch.allclose(F.mse_loss(pred, target, reduction="mean"), per_element.mean())
+assert per_element.shape == pred.shape  # ✓ reduction-none
+assert torch.allclose(F.mse_loss(pred, target, reduction="sum"), per_element.sum())  # ✓ reduction-sum
+assert torch.allclose(F.mse_loss(pred, target, reduction="mean"), per_element.mean())  # ✓ reduction-mean
 # "mean" is the default of every torch.nn loss class on the Losses pages
 classes = [nn.MSELoss, nn.L1Loss, nn.SmoothL1Loss, nn.HuberLoss, nn.BCELoss, nn.BCEWithLogitsLoss,
            nn.CrossEntropyLoss, nn.NLLLoss, nn.KLDivLoss, nn.MarginRankingLoss,
            nn.TripletMarginLoss, nn.CosineEmbeddingLoss, nn.CTCLoss]
-print({cls().reduction for cls in classes})
+print({cls().reduction for cls in classes})  # ✓ default-mean
 #> {'mean'}
 # --8<-- [end:reduction]
 
 # --8<-- [start:broadcast]
-print(nn.Linear(3, 1)(torch.zeros(4, 3)).shape)  # a model with one output: shape (N, 1)
+print(nn.Linear(3, 1)(torch.zeros(4, 3)).shape)  # a model with one output: shape (N, 1) ✓ one-output
 #> torch.Size([4, 1])
 out = torch.tensor([[1.0], [2.0], [3.0], [4.0]])  # such an output, shape (4, 1)
 y = torch.tensor([1.0, 2.0, 3.0, 4.0])  # the targets: shape (4,), all predicted exactly
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     wrong = F.mse_loss(out, y)
-print(caught[0].category.__name__, caught[0].message)
+print(caught[0].category.__name__, caught[0].message)  # ✓ broadcast-warning
 #> UserWarning Using a target size (torch.Size([4])) that is different to the input size (torch.Size([4, 1])). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.
-print(wrong, F.mse_loss(out.squeeze(1), y))
+print(wrong, F.mse_loss(out.squeeze(1), y))  # ✓ broadcast-result
 #> tensor(2.5000) tensor(0.)
-assert torch.equal(wrong, ((out - y) ** 2).mean())  # (4, 1) - (4,) broadcasts to (4, 4)
-assert (out - y).shape == (4, 4)
+assert torch.equal(wrong, ((out - y) ** 2).mean())  # (4, 1) - (4,) broadcasts to (4, 4) ✓ broadcast-shape
+assert (out - y).shape == (4, 4)  # ✓ broadcast-shape-2
+assert F.mse_loss(out, y.unsqueeze(1)) == 0  # or the target in the output's shape ✓ broadcast-fix
 # --8<-- [end:broadcast]
 
 # --8<-- [start:huber]
-print(nn.SmoothL1Loss().beta, nn.HuberLoss().delta)  # the defaults
+print(nn.SmoothL1Loss().beta, nn.HuberLoss().delta)  # the defaults ✓ huber-defaults
 #> 1.0 1.0
 e = torch.linspace(-4, 4, 161)  # errors on both sides of every threshold below
 zero = torch.zeros_like(e)
@@ -73,18 +74,19 @@ for d in [0.25, 0.5, 1.0, 2.0, 3.0]:
     smooth = F.smooth_l1_loss(e, zero, beta=d, reduction="none")
     huber = F.huber_loss(e, zero, delta=d, reduction="none")
     # each against its definition: quadratic below the threshold, linear above it
-    assert torch.allclose(smooth, torch.where(e.abs() < d, 0.5 * e**2 / d, e.abs() - 0.5 * d))
-    assert torch.allclose(huber, torch.where(e.abs() < d, 0.5 * e**2, d * (e.abs() - 0.5 * d)))
-    assert torch.allclose(huber, d * smooth)  # HuberLoss(delta=d) == d * SmoothL1Loss(beta=d)
-    assert (e.abs() < d).any() and (e.abs() > d).any()
+    assert torch.allclose(smooth, torch.where(e.abs() < d, 0.5 * e**2 / d, e.abs() - 0.5 * d))  # ✓ smooth-l1-def
+    assert torch.allclose(huber, torch.where(e.abs() < d, 0.5 * e**2, d * (e.abs() - 0.5 * d)))  # ✓ huber-def
+    assert torch.allclose(huber, d * smooth)  # HuberLoss(delta=d) == d * SmoothL1Loss(beta=d) ✓ huber-smooth
+    assert (e.abs() < d).any() and (e.abs() > d).any()  # ✓ both-sides
 
 errors = torch.tensor([0.5, 1.5, 3.0])  # below, and twice above, a threshold of 2
-print(F.smooth_l1_loss(errors, torch.zeros(3), beta=2.0, reduction="none"))
+print(F.smooth_l1_loss(errors, torch.zeros(3), beta=2.0, reduction="none"))  # ✓ twice
 #> tensor([0.0625, 0.5625, 2.0000])
-print(F.huber_loss(errors, torch.zeros(3), delta=2.0, reduction="none"))
+print(F.huber_loss(errors, torch.zeros(3), delta=2.0, reduction="none"))  # ✓ twice-2
 #> tensor([0.1250, 1.1250, 4.0000])
-# with the default 1.0 the two are the same function
-assert torch.equal(nn.SmoothL1Loss()(e, zero), nn.HuberLoss()(e, zero))
+# with the default 1.0 the two are the same function: equal for every error
+same = F.smooth_l1_loss(e, zero, reduction="none") == F.huber_loss(e, zero, reduction="none")
+assert same.all()  # ✓ same-at-one
 # --8<-- [end:huber]
 
 # --8<-- [start:gradients]
@@ -97,26 +99,26 @@ def grad_of(loss):
     return torch.autograd.grad(loss, e)[0]
 
 
-assert torch.allclose(grad_of(F.mse_loss(e, zero, reduction="sum")), 2 * e)  # grows with the error
-assert torch.equal(grad_of(F.l1_loss(e, zero, reduction="sum")), e.sign())  # always +-1
+assert torch.allclose(grad_of(F.mse_loss(e, zero, reduction="sum")), 2 * e)  # grows with the error ✓ mse-grad
+assert torch.equal(grad_of(F.l1_loss(e, zero, reduction="sum")), e.sign())  # always +-1 ✓ l1-grad
 for d in [0.5, 2.0]:
     smooth_grad = grad_of(F.smooth_l1_loss(e, zero, beta=d, reduction="sum"))
     huber_grad = grad_of(F.huber_loss(e, zero, delta=d, reduction="sum"))
-    assert torch.allclose(smooth_grad, (e / d).clamp(-1, 1))  # at most 1 in size
-    assert torch.allclose(huber_grad, e.clamp(-d, d))  # at most delta in size
+    assert torch.allclose(smooth_grad, (e / d).clamp(-1, 1))  # at most 1 in size ✓ capped-grads
+    assert torch.allclose(huber_grad, e.clamp(-d, d))  # at most delta in size ✓ capped-grads-2
     print(f"beta = delta = {d}: largest gradient {smooth_grad.abs().max():.1f} (SmoothL1), "
-          f"{huber_grad.abs().max():.1f} (Huber)")
+          f"{huber_grad.abs().max():.1f} (Huber)")  # ✓ largest-grads
     #> beta = delta = 0.5: largest gradient 1.0 (SmoothL1), 0.5 (Huber)
     #> beta = delta = 2.0: largest gradient 1.0 (SmoothL1), 2.0 (Huber)
 # --8<-- [end:gradients]
 
 # --8<-- [start:limits]
 # beta=0: SmoothL1Loss becomes L1Loss; HuberLoss refuses delta=0
-assert torch.equal(F.smooth_l1_loss(pred, target, beta=0.0), F.l1_loss(pred, target))
+assert torch.equal(F.smooth_l1_loss(pred, target, beta=0.0), F.l1_loss(pred, target))  # ✓ beta-zero
 try:
     F.huber_loss(pred, target, delta=0.0)
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ delta-zero
     #> huber_loss does not support non-positive values for delta.
 # --8<-- [end:limits]
 

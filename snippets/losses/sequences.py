@@ -4,6 +4,8 @@ Page: docs/losses/sequences.md
 """
 
 # --8<-- [start:setup]
+import warnings
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -15,28 +17,33 @@ log_probs = scores.log_softmax(dim=2)  # CTC takes log-probabilities over the cl
 targets = torch.tensor([[1, 2, 1], [3, 3, 0]])  # "1 2 1" and "3 3", padded to (N, S)
 input_lengths = torch.tensor([5, 5])  # valid time steps of each sample
 target_lengths = torch.tensor([3, 2])  # valid labels of each sample: the padding is ignored
+assert log_probs.shape == (T, N, C) and targets.shape == (N, 3)  # ✓ data
 # --8<-- [end:setup]
 
 # --8<-- [start:call]
 ctc = nn.CTCLoss()  # blank=0, reduction="mean", zero_infinity=False
-print(ctc.blank, ctc.reduction, ctc.zero_infinity)
+print(ctc.blank, ctc.reduction, ctc.zero_infinity)  # ✓ defaults
 #> 0 mean False
 per_sample = F.ctc_loss(log_probs, targets, input_lengths, target_lengths, reduction="none")
-print(per_sample)
+print(per_sample)  # ✓ per-sample
 #> tensor([4.5658, 4.3604])
 # targets may also be one 1-D tensor, all sequences concatenated
 flat = torch.cat([targets[0, :3], targets[1, :2]])
 flat_loss = F.ctc_loss(log_probs, flat, input_lengths, target_lengths, reduction="none")
-assert torch.allclose(flat_loss, per_sample)
+assert torch.allclose(flat_loss, per_sample)  # ✓ concatenated
 other_padding = torch.tensor([[1, 2, 1], [3, 3, 2]])  # the padding is never read
 assert torch.equal(F.ctc_loss(log_probs, other_padding, input_lengths, target_lengths,
-                              reduction="none"), per_sample)
+                              reduction="none"), per_sample)  # ✓ padding-unread
+# input_lengths: the time steps after a sample's length are never read either
+four = torch.tensor([4, 4])
+assert torch.equal(F.ctc_loss(log_probs, targets, four, target_lengths, reduction="none"),
+                   F.ctc_loss(log_probs[:4], targets, four, target_lengths, reduction="none"))  # ✓ input-lengths
 # "mean" divides each loss by its target length, then averages over the batch
-print(ctc(log_probs, targets, input_lengths, target_lengths), per_sample.mean())
+print(ctc(log_probs, targets, input_lengths, target_lengths), per_sample.mean())  # ✓ mean
 #> tensor(1.8511) tensor(4.4631)
 mean = ctc(log_probs, targets, input_lengths, target_lengths)
-assert torch.allclose(mean, (per_sample / target_lengths).mean())
-assert not torch.allclose(mean, per_sample.sum() / target_lengths.sum())
+assert torch.allclose(mean, (per_sample / target_lengths).mean())  # ✓ mean-divides
+assert not torch.allclose(mean, per_sample.sum() / target_lengths.sum())  # ✓ mean-divides-2
 # --8<-- [end:call]
 
 # --8<-- [start:by-hand]
@@ -45,20 +52,23 @@ probs = torch.tensor([[0.6, 0.4], [0.3, 0.7]])  # (T, C): row t = P(blank), P("a
 paths = probs[0, 1] * probs[1, 1] + probs[0, 0] * probs[1, 1] + probs[0, 1] * probs[1, 0]
 loss = F.ctc_loss(probs.log().unsqueeze(1), torch.tensor([[1]]), torch.tensor([2]),
                   torch.tensor([1]), reduction="sum")
-print(loss, -paths.log())
+print(loss, -paths.log())  # ✓ by-hand
 #> tensor(0.1985) tensor(0.1985)
-assert torch.allclose(loss, -paths.log())
+assert torch.allclose(loss, -paths.log())  # ✓ by-hand-2
+# a sum over alignments, not the best one alone
+assert not torch.allclose(loss, -(probs[0, 0] * probs[1, 1]).log())  # ✓ by-hand-3
 # --8<-- [end:by-hand]
 
 # --8<-- [start:log-softmax]
 # CTC does not normalise its input: shifting every score by 1 changes the loss by T
 args = (targets, input_lengths, target_lengths)
 shifted = F.ctc_loss(log_probs + 1, *args, reduction="none")
-print(shifted, per_sample - T)
+print(shifted, per_sample - T)  # ✓ shifted
 #> tensor([-0.4342, -0.6396]) tensor([-0.4342, -0.6396])
-assert torch.allclose(shifted, per_sample - T)
+assert torch.allclose(shifted, per_sample - T)  # ✓ shifted-2
+assert torch.allclose((log_probs + 1).log_softmax(dim=2), log_probs)  # log_softmax ignores it ✓ shift-invariant
 # so raw scores give a different (and meaningless) loss: apply log_softmax first
-assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))
+assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))  # ✓ raw-scores
 # --8<-- [end:log-softmax]
 
 # --8<-- [start:layout]
@@ -66,15 +76,18 @@ batch_first = log_probs.transpose(0, 1)  # (N, T, C): read as T=2 steps of a bat
 try:
     F.ctc_loss(batch_first, *args)
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ batch-first
     #> input_lengths must be of size batch_size
 # with as many samples as time steps the same mistake raises nothing: a wrong loss
 square = torch.randn(3, 3, C).log_softmax(dim=2)  # (T, N, C) with T = N = 3
 square_args = (torch.tensor([[1], [2], [3]]), torch.tensor([3, 3, 3]), torch.tensor([1, 1, 1]))
 swapped = F.ctc_loss(square.transpose(0, 1), *square_args)
-assert torch.isfinite(swapped) and not torch.allclose(swapped, F.ctc_loss(square, *square_args))
-# a blank index inside a target is not rejected: nothing checks it for you
-assert torch.isfinite(F.ctc_loss(log_probs, torch.tensor([[0, 2, 1], [3, 1, 0]]), *args[1:]))
+assert torch.isfinite(swapped) and not torch.allclose(swapped, F.ctc_loss(square, *square_args))  # ✓ square
+# a blank index inside a target is not rejected: no error, no warning, a finite loss
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with_blank = F.ctc_loss(log_probs, torch.tensor([[0, 2, 1], [3, 1, 0]]), *args[1:])
+assert torch.isfinite(with_blank) and caught == []  # ✓ blank-target
 # --8<-- [end:layout]
 
 # --8<-- [start:zero-infinity]
@@ -82,24 +95,26 @@ assert torch.isfinite(F.ctc_loss(log_probs, torch.tensor([[0, 2, 1], [3, 1, 0]])
 short = torch.tensor([5, 2])
 bias = torch.zeros(C, requires_grad=True)  # a parameter both samples share
 shared = (scores + bias).log_softmax(dim=2)
-print(F.ctc_loss(shared, targets, short, target_lengths, reduction="none"))
+print(F.ctc_loss(shared, targets, short, target_lengths, reduction="none"))  # ✓ impossible
 #> tensor([4.5658,    inf], grad_fn=<CtcLossBackward0>)
+three = F.ctc_loss(shared, targets, torch.tensor([5, 3]), target_lengths, reduction="none")
+assert torch.isfinite(three).all()  # with 3 steps "3 3" is possible ✓ three-enough
 loss = F.ctc_loss(shared, targets, short, target_lengths)
 loss.backward()
-print(loss, bias.grad)  # one impossible sample: inf loss, nan in the shared gradient
+print(loss, bias.grad)  # one impossible sample: inf loss, nan in the shared gradient ✓ nan-grad
 #> tensor(inf, grad_fn=<MeanBackward0>) tensor([nan, nan, nan, nan])
 
 bias.grad = None
 shared = (scores + bias).log_softmax(dim=2)
 loss = F.ctc_loss(shared, targets, short, target_lengths, zero_infinity=True)
-print(F.ctc_loss(shared, targets, short, target_lengths, reduction="none", zero_infinity=True))
+print(F.ctc_loss(shared, targets, short, target_lengths, reduction="none", zero_infinity=True))  # ✓ zeroed
 #> tensor([4.5658, 0.0000], grad_fn=<WhereBackward0>)
 loss.backward()
-assert torch.isfinite(loss) and torch.isfinite(bias.grad).all()
+assert torch.isfinite(loss) and torch.isfinite(bias.grad).all()  # ✓ finite
 # the impossible sample now adds nothing: the gradient is sample 0's alone
 b0 = torch.zeros(C, requires_grad=True)
 alone = F.ctc_loss((scores[:, :1] + b0).log_softmax(dim=2), targets[:1], short[:1],
                    target_lengths[:1], reduction="sum") / target_lengths[0] / N
 alone.backward()
-assert torch.allclose(bias.grad, b0.grad)
+assert torch.allclose(bias.grad, b0.grad)  # ✓ alone
 # --8<-- [end:zero-infinity]

@@ -15,6 +15,21 @@ print(nn.Conv2d(3, 16, 3).bias is not None)  # bias=True is the default
 #> True
 # --8<-- [end:default]
 
+# --8<-- [start:activation]
+conv = nn.Conv2d(3, 16, 3)
+images = torch.randn(8, 3, 12, 12)
+active = {}  # bias value -> share of ReLU outputs above 0
+with torch.no_grad():
+    for bias_value in (-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0):
+        conv.bias.fill_(bias_value)  # the same bias on every channel; the filters stay as they are
+        active[bias_value] = (torch.relu(conv(images)) > 0).float().mean().item()
+print({bias_value: round(share, 2) for bias_value, share in active.items()})
+#> {-3.0: 0.0, -1.0: 0.04, -0.5: 0.19, 0.0: 0.49, 0.5: 0.81, 1.0: 0.96, 3.0: 1.0}
+shares = list(active.values())
+assert (torch.tensor(shares).diff() > 0).all()  # a larger bias: more active units, at every step
+assert shares[0] < 0.01 and shares[-1] > 0.99  # from almost none to almost all
+# --8<-- [end:activation]
+
 # --8<-- [start:build]
 with_bias = nn.Sequential(nn.Conv2d(3, 16, 3, bias=True), nn.BatchNorm2d(16))
 without_bias = nn.Sequential(nn.Conv2d(3, 16, 3, bias=False), nn.BatchNorm2d(16))
@@ -22,7 +37,7 @@ with torch.no_grad():
     without_bias[0].weight.copy_(with_bias[0].weight)  # same filters, only the bias differs
     with_bias[0].bias.uniform_(-5.0, 5.0)  # a large bias, to make the point obvious
 print(with_bias[0].bias[:4])
-#> tensor([-1.2906, -2.7271, -1.4809, -4.2921], grad_fn=<SliceBackward0>)
+#> tensor([ 2.2741, -3.5779, -0.4451,  4.1911], grad_fn=<SliceBackward0>)
 # --8<-- [end:build]
 
 # --8<-- [start:train-mode]
@@ -60,7 +75,7 @@ without_bias.eval()
 test = torch.randn(4, 3, 12, 12)
 diff = (with_bias(test) - without_bias(test)).abs().max().item()
 print(f"eval-mode difference {diff:.2f}")  # not zero: the running mean is still catching up
-#> eval-mode difference 3.04
+#> eval-mode difference 3.03
 # --8<-- [end:eval-mode]
 
 # --8<-- [start:eval-converged]

@@ -37,6 +37,8 @@ class Net(nn.Module):
 
 
 model = Net()
+print(model(torch.randn(2, 3, 16, 16)).shape)  # one forward: 2 images in, 10 scores each out
+#> torch.Size([2, 10])
 # --8<-- [end:net]
 
 # --8<-- [start:children]
@@ -140,12 +142,67 @@ own = [f"{name}.{p}".lstrip(".") for name, m in model.named_modules() for p, _ i
 print(own == [name for name, _ in model.named_parameters()])
 #> True
 
+
+class Hiding(nn.Module):
+    """Two registered children; its named_modules() leaves out the child "b"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(2, 2)
+        self.b = nn.Linear(2, 2)
+
+    def named_modules(self, *args, **kwargs):
+        return ((name, m) for name, m in super().named_modules(*args, **kwargs) if not name.startswith("b"))
+
+
+hiding = Hiding()  # "b" is registered, but the walk skips it: so do modules() and parameters()
+print([name for name, _ in hiding.named_children()], len(list(hiding.modules())), [name for name, _ in hiding.named_parameters()])
+#> ['a', 'b'] 2 ['a.weight', 'a.bias']
+
 late = nn.Module()
-late.fc = nn.Linear(2, 2)  # assignment goes through nn.Module.__setattr__, which registers it
+late.fc = nn.Linear(2, 2)  # assignment goes through nn.Module.__setattr__, which registers a module
+late.convs = [nn.Linear(2, 2)]  # a list is not an nn.Module: kept as a plain attribute
 object.__setattr__(late, "hidden", nn.Linear(2, 2))  # bypass __setattr__: not registered
-print([name for name, _ in late.named_children()], isinstance(late.hidden, nn.Module))
-#> ['fc'] True
+print([name for name, _ in late.named_children()], type(late.convs).__name__, isinstance(late.hidden, nn.Module))
+#> ['fc'] list True
 # --8<-- [end:registration]
+
+# --8<-- [start:res2net]
+width_per_group, kernel_size, stride, padding = 8, 3, 1, 1  # the names the notes' line uses
+
+
+class MultiScale(nn.Module):
+    """Splits the channels into groups; each conv gets its group plus the previous conv's output."""
+
+    def __init__(self, scale: int = 4) -> None:
+        super().__init__()
+        self.nums = scale - 1  # one conv per group but the last, which passes through
+        self.convs = nn.ModuleList([nn.Conv2d(width_per_group, width_per_group, kernel_size=kernel_size,
+                                              stride=stride, padding=padding) for _ in range(self.nums)])  # the notes' line
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        groups = x.split(width_per_group, dim=1)
+        out, y = [], groups[0]
+        for i, conv in enumerate(self.convs):  # forward decides how the convs are used
+            y = conv(y if i == 0 else y + groups[i])
+            out.append(y)
+        return torch.cat([*out, groups[self.nums]], dim=1)
+
+
+block = MultiScale()
+conv_params = width_per_group * width_per_group * kernel_size * kernel_size + width_per_group
+print(len(block.convs), sum(p.numel() for p in block.parameters()), block.nums * conv_params)  # all 3 convs registered
+#> 3 1752 1752
+print(block(torch.randn(2, 4 * width_per_group, 6, 6)).shape)
+#> torch.Size([2, 32, 6, 6])
+print(hasattr(nn, "Conv2D"), type(block.convs[0]).__name__)
+#> False Conv2d
+try:
+    nn.Conv2D(width_per_group, width_per_group, kernel_size)  # the notes' spelling
+except AttributeError as err:
+    print(f"AttributeError: {err}")
+    #> AttributeError: module 'torch.nn' has no attribute 'Conv2D'
+# --8<-- [end:res2net]
 
 # --8<-- [start:moduledict]
 heads = nn.ModuleDict({"cls": nn.Linear(8, 10), "box": nn.Linear(8, 4)})

@@ -139,7 +139,7 @@ print([code in data_pkl for code in (b"def forward", b"__init__", b"self.fc(", b
 
 # --8<-- [start:weights-only]
 print(torch.__version__.split("+")[0])
-#> 2.14.1
+#> 2.15.0
 try:
     torch.load(tmp / "whole.pt")  # weights_only=True is the default
 except pickle.UnpicklingError as err:

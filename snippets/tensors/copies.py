@@ -23,7 +23,7 @@ def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
 a = torch.zeros(3)
 b = a  # no copy at all: a second name for the same object
 b[0] = 1
-print(b is a, a)
+print(b is a, a)  # ✓ assignment
 #> True tensor([1., 0., 0.])
 # --8<-- [end:assignment]
 
@@ -31,25 +31,26 @@ print(b is a, a)
 a = torch.zeros(3)
 c = a.clone()  # new memory, same values, dtype and device
 c[0] = 1
-print(same_storage(a, c), a, c)
+print(same_storage(a, c), a, c)  # ✓ clone-new
 #> False tensor([0., 0., 0.]) tensor([1., 0., 0.])
+assert not any(same_storage(t, t.clone()) for t in (a, a[1:], a.expand(2, 3)))  # views too ✓ clone-always
 
 w = torch.ones(3, requires_grad=True)
 wc = w.clone()  # clone stays in the autograd graph ...
-print(wc.requires_grad, wc.grad_fn.name())
+print(wc.requires_grad, wc.grad_fn.name())  # ✓ clone-graph
 #> True CloneBackward0
 wc.sum().backward()  # ... so gradients flow back to w
-print(w.grad)
+print(w.grad)  # ✓ clone-backward
 #> tensor([1., 1., 1.])
 # --8<-- [end:clone]
 
 # --8<-- [start:detach]
 w = torch.ones(3, requires_grad=True)
 d = w.detach()  # leaves the graph but SHARES memory with w
-print(d.requires_grad, same_storage(d, w))
+print(d.requires_grad, same_storage(d, w))  # ✓ detach-shares
 #> False True
 d[0] = 5  # writes into w too
-print(w)
+print(w)  # ✓ detach-writes
 #> tensor([5., 1., 1.], requires_grad=True)
 # --8<-- [end:detach]
 
@@ -58,7 +59,7 @@ w = torch.ones(3, requires_grad=True)
 snapshot = w.detach().clone()  # the usual "independent copy of a parameter"
 with torch.no_grad():
     w.add_(1)
-print(snapshot, snapshot.requires_grad, snapshot.grad_fn, same_storage(snapshot, w))
+print(snapshot, snapshot.requires_grad, snapshot.grad_fn, same_storage(snapshot, w))  # ✓ snapshot
 #> tensor([1., 1., 1.]) False None False
 # --8<-- [end:detach-clone]
 
@@ -66,17 +67,17 @@ print(snapshot, snapshot.requires_grad, snapshot.grad_fn, same_storage(snapshot,
 dst = torch.zeros(2, 3, dtype=torch.int64)
 keep = dst.untyped_storage().data_ptr()
 dst.copy_(torch.tensor([1.9, 2.9, 3.9]))  # in place: broadcasts and converts the dtype
-print(dst.shape, dst.dtype)  # shape and dtype are dst's own
+print(dst.shape, dst.dtype)  # shape and dtype are dst's own ✓ copy-keeps
 #> torch.Size([2, 3]) torch.int64
-print(dst)
+print(dst)  # ✓ copy-converts
 #> tensor([[1, 2, 3],
 #>         [1, 2, 3]])
-print(dst.untyped_storage().data_ptr() == keep)  # dst keeps its own memory
+print(dst.untyped_storage().data_ptr() == keep)  # dst keeps its own memory ✓ copy-memory
 #> True
 try:
     torch.zeros(2).copy_(torch.ones(3))
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ copy-error
     #> The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
 # --8<-- [end:copy_]
 
@@ -84,16 +85,16 @@ except RuntimeError as err:
 x = torch.arange(6.0)
 v = x.view(2, 3)
 x2, v2 = copy.deepcopy([x, v])  # new memory, but aliasing inside the copied object is kept
-print(same_storage(x2, x), same_storage(x2, v2))
+print(same_storage(x2, x), same_storage(x2, v2))  # ✓ deepcopy-aliasing
 #> False True
 
 leaf = torch.ones(2, requires_grad=True)
 leaf_copy = copy.deepcopy(leaf)
-print(leaf_copy.requires_grad, leaf_copy.is_leaf, same_storage(leaf_copy, leaf))  # a new leaf
+print(leaf_copy.requires_grad, leaf_copy.is_leaf, same_storage(leaf_copy, leaf))  # a new leaf ✓ deepcopy-leaf
 #> True True False
 try:
     copy.deepcopy(leaf * 2)  # not a leaf: deepcopy refuses
 except RuntimeError as err:
-    print(str(err).split(".")[0])
+    print(str(err).split(".")[0])  # ✓ deepcopy-error
     #> Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment
 # --8<-- [end:deepcopy]

@@ -13,7 +13,7 @@ from einops import EinopsError, rearrange, reduce, repeat
 x = torch.arange(6).reshape(2, 3)  # x.shape [c, t]
 y1 = x.transpose(0, 1)
 y2 = rearrange(x, "c t -> t c")
-assert torch.equal(y1, y2)
+assert torch.equal(y1, y2)  # ✓ transpose
 print(y2.shape)
 #> torch.Size([3, 2])
 # --8<-- [end:transpose]
@@ -23,7 +23,7 @@ x = torch.arange(24).reshape(2, 3, 4)  # x.shape [b, c, t]
 b, c, t = x.size()
 y1 = x.view(b * c, t)
 y2 = rearrange(x, "b c t -> (b c) t")
-assert torch.equal(y1, y2)
+assert torch.equal(y1, y2)  # ✓ merge
 print(y2.shape)
 #> torch.Size([6, 4])
 # --8<-- [end:merge]
@@ -32,7 +32,7 @@ print(y2.shape)
 y1 = x.view(b, c, t, 1)
 y2 = rearrange(x, "b c (t a) -> b c t a", a=1)  # the notes' spelling: split t into t*1
 y3 = rearrange(x, "b c t -> b c t 1")  # simpler: a literal 1 adds the axis
-assert torch.equal(y1, y2) and torch.equal(y1, y3) and torch.equal(y1, x.unsqueeze(-1))
+assert torch.equal(y1, y2) and torch.equal(y1, y3) and torch.equal(y1, x.unsqueeze(-1))  # ✓ add-axis
 print(y3.shape)
 #> torch.Size([2, 3, 4, 1])
 # --8<-- [end:add-axis]
@@ -42,19 +42,22 @@ x1 = torch.arange(12).reshape(1, 3, 4)  # x.shape [1, c, t]
 y1 = x1.squeeze(0)
 y2 = rearrange(x1, "b c t -> (b c) t")  # the notes' version: equal here, because b == 1
 y3 = rearrange(x1, "1 c t -> c t")  # says what is meant: drop an axis that must be 1
-assert torch.equal(y1, y2) and torch.equal(y1, y3)
+assert torch.equal(y1, y2) and torch.equal(y1, y3)  # ✓ squeeze-b1
 print(y1.shape, y2.shape, y3.shape)
 #> torch.Size([3, 4]) torch.Size([3, 4]) torch.Size([3, 4])
 
 x2 = torch.arange(24).reshape(2, 3, 4)  # now b == 2: the three disagree
-print(x2.squeeze(0).shape)  # silently does nothing
+print(x2.squeeze(0).shape)  # silently does nothing ✓ squeeze-noop
 #> torch.Size([2, 3, 4])
-print(rearrange(x2, "b c t -> (b c) t").shape)  # silently merges b into c
+print(rearrange(x2, "b c t -> (b c) t").shape)  # silently merges b into c ✓ merges-b
 #> torch.Size([6, 4])
+for b in range(2, 6):  # the same for every batch size but 1 ✓ any-batch
+    xb = torch.zeros(b, 3, 4)
+    assert xb.squeeze(0).shape == (b, 3, 4) and rearrange(xb, "b c t -> (b c) t").shape == (b * 3, 4)
 try:
     rearrange(x2, "1 c t -> c t")
 except EinopsError as err:
-    print(type(err).__name__, str(err).strip().splitlines()[-1].strip())
+    print(type(err).__name__, str(err).strip().splitlines()[-1].strip())  # ✓ must-be-1
     #> EinopsError Shape mismatch, 2 != 1
 # --8<-- [end:squeeze]
 
@@ -62,9 +65,9 @@ except EinopsError as err:
 g = torch.Generator().manual_seed(0)
 imgs = torch.rand(8, 3, 4, 4, generator=g)  # b c h w
 gap = reduce(imgs, "b c h w -> b c", "mean")  # global average pooling
-assert torch.allclose(gap, imgs.mean(dim=(2, 3)))
+assert torch.allclose(gap, imgs.mean(dim=(2, 3)))  # ✓ gap
 pooled = reduce(imgs, "b c (h h2) (w w2) -> b c h w", "max", h2=2, w2=2)  # 2x2 max pool
-assert torch.equal(pooled, torch.nn.functional.max_pool2d(imgs, 2))
+assert torch.equal(pooled, torch.nn.functional.max_pool2d(imgs, 2))  # ✓ maxpool
 print(gap.shape, pooled.shape)
 #> torch.Size([8, 3]) torch.Size([8, 3, 2, 2])
 # --8<-- [end:reduce]
@@ -73,10 +76,10 @@ print(gap.shape, pooled.shape)
 img = torch.arange(6).reshape(1, 2, 3)  # c h w
 batch = repeat(img, "c h w -> b c h w", b=4)  # like unsqueeze(0).expand(4, -1, -1, -1)
 assert torch.equal(batch, img.unsqueeze(0).expand(4, -1, -1, -1))
-print(batch.shape, batch.stride(), batch.data_ptr() == img.data_ptr())  # stride 0: no copy
+print(batch.shape, batch.stride(), batch.data_ptr() == img.data_ptr())  # stride 0: no copy ✓ repeat-view
 #> torch.Size([4, 1, 2, 3]) (0, 6, 3, 1) True
 tiled = repeat(img, "c h w -> c (2 h) w")  # like img.repeat(1, 2, 1): a real copy
 assert torch.equal(tiled, img.repeat(1, 2, 1))
-print(tiled.shape, tiled.stride(), tiled.data_ptr() == img.data_ptr())
+print(tiled.shape, tiled.stride(), tiled.data_ptr() == img.data_ptr())  # ✓ repeat-copy
 #> torch.Size([1, 4, 3]) (12, 3, 1) False
 # --8<-- [end:repeat]

@@ -7,6 +7,7 @@ Checked only where a GPU is present; every claim is an assert, so the file has n
 # requires: cuda
 
 # --8<-- [start:setup]
+import inspect
 import warnings
 
 import numpy as np
@@ -19,46 +20,54 @@ device = torch.device("cuda")
 g = torch.Generator(device=device).manual_seed(0)  # a generator that lives on the GPU
 cpu_state = torch.get_rng_state()
 x = torch.rand(2, 3, device=device, generator=g)  # created on the GPU ...
-assert torch.equal(torch.get_rng_state(), cpu_state)  # ... the CPU generator was not used
-assert x.device.type == "cuda" and x.dtype == torch.float32
+assert torch.equal(torch.get_rng_state(), cpu_state)  # ... the CPU generator was not used ✓ cpu-untouched
+assert x.device.type == "cuda" and x.dtype == torch.float32  # ✓ on-gpu
+assert torch.rand(2, 3, device=device).is_cuda  # without a generator: the device's default one ...
+assert torch.equal(torch.get_rng_state(), cpu_state)  # ... the CPU generator still unused ✓ default-untouched
 assert bool(((x >= 0) & (x < 1)).all())
 
 g.manual_seed(0)
-assert torch.equal(x, torch.rand(2, 3, device=device, generator=g))  # reproducible
+assert torch.equal(x, torch.rand(2, 3, device=device, generator=g))  # reproducible ✓ reproducible
 
 cpu_g = torch.Generator().manual_seed(0)
 cpu_x = torch.rand(2, 3, generator=cpu_g)
-assert not torch.equal(x.cpu(), cpu_x)  # same seed, different generator: different numbers
+assert not torch.equal(x.cpu(), cpu_x)  # same seed, different generator: different numbers ✓ different
 
 torch.manual_seed(0)  # seeds the CPU generator AND every CUDA device's default generator
 a = torch.rand(3, device=device)
 torch.manual_seed(0)
-assert torch.equal(a, torch.rand(3, device=device))
+assert torch.equal(a, torch.rand(3, device=device))  # ✓ manual-seed
+assert "on all devices" in inspect.getdoc(torch.manual_seed)  # the documented promise ✓ all-devices
 # --8<-- [end:rand-on-device]
 
 # --8<-- [start:legacy-type]
 with warnings.catch_warnings(record=True):  # warns once per process: not recommended
     warnings.simplefilter("always")
     legacy = torch.cuda.FloatTensor(2, 3)  # uninitialised memory, not random numbers
-assert legacy.is_cuda and legacy.dtype == torch.float32 and legacy.shape == (2, 3)
+assert legacy.is_cuda and legacy.dtype == torch.float32 and legacy.shape == (2, 3)  # ✓ legacy-alloc
 y = torch.rand((2, 3), out=legacy)  # the notes' second line fills it in place ...
-assert y is legacy and bool(((y >= 0) & (y < 1)).all())
+assert y is legacy and bool(((y >= 0) & (y < 1)).all())  # ✓ out-fills
 z = torch.rand((2, 3), device="cuda")  # ... one call does both
-assert z.is_cuda and z.dtype == legacy.dtype
+assert z.is_cuda and z.dtype == legacy.dtype  # ✓ one-call
 assert legacy.type() == "torch.cuda.FloatTensor" and z.type() == "torch.cuda.FloatTensor"
 # --8<-- [end:legacy-type]
 
 # --8<-- [start:numpy]
 t = torch.ones(2, 3, device="cuda")
+raised = []
 try:
     t.numpy()
-    raise AssertionError("numpy() on a CUDA tensor should fail")
 except TypeError as err:
-    assert "Use Tensor.cpu() to copy the tensor to host memory first" in str(err), err
+    raised.append(str(err))
+assert len(raised) == 1 and "Use Tensor.cpu() to copy the tensor to host memory first" in raised[0], raised  # ✓ numpy-error
 host = t.cpu().numpy()  # .cpu() copies to host memory; numpy() then shares with that copy
 host[0, 0] = 5
-assert t[0, 0].item() == 1.0  # the GPU tensor is untouched
-assert isinstance(t.numpy(force=True), np.ndarray)  # force=True does the .cpu() for you
+assert t[0, 0].item() == 1.0  # the GPU tensor is untouched ✓ gpu-untouched
+cpu_copy = t.cpu()
+cpu_copy.numpy()[0, 0] = 7  # the array shares memory with the CPU copy
+assert cpu_copy[0, 0].item() == 7.0 and t[0, 0].item() == 1.0  # ✓ shares-cpu-copy
+assert isinstance(t.numpy(force=True), np.ndarray)  # force=True does the .cpu() for you ✓ force
+assert torch.ones(2, device="cuda", requires_grad=True).numpy(force=True).sum() == 2  # and the detach() ✓ force-detach
 back = torch.from_numpy(host).to("cuda")  # and back: from_numpy is CPU, .to copies
 assert back.is_cuda and back[0, 0].item() == 5.0
 # --8<-- [end:numpy]

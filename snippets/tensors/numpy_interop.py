@@ -12,23 +12,26 @@ import torch
 # --8<-- [start:numpy]
 x = torch.zeros(2, 3)  # the notes use torch.Tensor(2, 3): same dtype, undefined values
 y = x.numpy()  # no copy: y is a view of x's memory
-print(type(y).__name__, y.dtype)
+print(type(y).__name__, y.dtype)  # ✓ numpy-dtype
 #> ndarray float32
+assert y.device == "cpu"  # a NumPy array lives in host memory ✓ host-memory
 y[0, 0] = 7  # mutate the NumPy side ...
-print(x[0, 0].item())  # ... and the tensor sees it
+print(x[0, 0].item())  # ... and the tensor sees it ✓ numpy-shares
 #> 7.0
 x[1, 1] = -1  # and the other way round
-print(y[1, 1])
+print(y[1, 1])  # ✓ tensor-to-array
 #> -1.0
 # --8<-- [end:numpy]
 
 # --8<-- [start:from-numpy]
 arr = np.arange(4.0)  # NumPy's default float is float64 ...
 t = torch.from_numpy(arr)  # ... and from_numpy keeps it: a DoubleTensor, not FloatTensor
-print(t.dtype)
+print(t.dtype)  # ✓ from-numpy-dtype
 #> torch.float64
+assert torch.from_numpy(np.zeros(2, dtype=np.float32)).dtype == torch.float32  # it keeps any dtype ✓ keeps-dtype
+assert torch.nn.Linear(2, 2).weight.dtype == torch.float32  # what layers use by default ✓ layers-float32
 arr[0] = 100  # shares memory
-print(t)
+print(t)  # ✓ from-numpy-shares
 #> tensor([100.,   1.,   2.,   3.], dtype=torch.float64)
 # --8<-- [end:from-numpy]
 
@@ -38,11 +41,11 @@ copied = torch.tensor(arr)  # always copies
 shared = torch.as_tensor(arr)  # shares when dtype and device allow
 converted = torch.as_tensor(arr, dtype=torch.float32)  # a dtype change forces a copy
 arr[0] = -1
-print(copied[0].item(), shared[0].item(), converted[0].item())
+print(copied[0].item(), shared[0].item(), converted[0].item())  # ✓ conversions
 #> 0.0 -1.0 0.0
 f32 = torch.from_numpy(arr).float()  # the usual way to get float32 for a model ...
 arr[1] = -2
-print(f32.dtype, f32[1].item())  # ... is a copy: the change to arr does not reach it
+print(f32.dtype, f32[1].item())  # ... is a copy: the change to arr does not reach it ✓ float-copies
 #> torch.float32 1.0
 # --8<-- [end:copying-conversions]
 
@@ -51,26 +54,27 @@ w = torch.ones(2, requires_grad=True)
 try:
     w.numpy()
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ grad-error
     #> Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
 d = w.detach().numpy()  # shares memory with w, outside the graph
 d[0] = 3
-print(w)
+print(w)  # ✓ detach-shares
 #> tensor([3., 1.], requires_grad=True)
-print(w.numpy(force=True))  # force=True: detach (and copy to CPU) for you
+print(w.numpy(force=True))  # force=True: detach (and copy to CPU) for you ✓ force
 #> [3. 1.]
 # --8<-- [end:requires-grad]
 
 # --8<-- [start:negative-strides]
 rev = np.arange(3)[::-1]  # a NumPy view with a negative stride
+assert rev.strides[0] < 0  # ✓ negative-stride
 for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
     try:
         convert(rev)
     except ValueError as err:
-        print(f"{convert.__name__}: {str(err).split('.')[0]}")
+        print(f"{convert.__name__}: {str(err).split('.')[0]}")  # ✓ rejected
         #> from_numpy: At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported
         #> tensor: At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported
         #> as_tensor: At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported
-print(torch.from_numpy(rev.copy()))  # a positive-stride copy works
+print(torch.from_numpy(rev.copy()))  # a positive-stride copy works ✓ copy-first
 #> tensor([2, 1, 0])
 # --8<-- [end:negative-strides]

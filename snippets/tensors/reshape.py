@@ -19,9 +19,9 @@ x = torch.arange(4 * 64).reshape(4, 64)  # defined values, unlike torch.Tensor(4
 a = x.view(2, 2, 8, 8)
 print(a.shape)
 #> torch.Size([2, 2, 8, 8])
-print(x.view(-1, 4, 16).shape)  # -1: inferred from the other sizes
+print(x.view(-1, 4, 16).shape)  # -1: inferred from the other sizes ✓ infer
 #> torch.Size([4, 4, 16])
-print(x.view(32, -1).shape)  # 32 rows: -1 becomes 256 / 32 = 8 (NOT "keep 4 rows, flatten")
+print(x.view(32, -1).shape)  # 32 rows: -1 becomes 256 / 32 = 8 (NOT "keep 4 rows, flatten") ✓ view-32
 #> torch.Size([32, 8])
 # --8<-- [end:view]
 
@@ -31,7 +31,7 @@ for shape in [(7, 36), (7, -1), (-1, -1, 16)]:
     try:
         x.view(*shape)
     except RuntimeError as err:
-        print(f"view{shape}: {err}")
+        print(f"view{shape}: {err}")  # ✓ view-errors
         #> view(7, 36): shape '[7, 36]' is invalid for input of size 256
         #> view(7, -1): shape '[7, -1]' is invalid for input of size 256
         #> view(-1, -1, 16): only one dimension can be inferred
@@ -41,7 +41,7 @@ for shape in [(7, 36), (7, -1), (-1, -1, 16)]:
 torch.use_deterministic_algorithms(True)  # this mode fills uninitialised memory with NaN
 try:
     legacy, empty = torch.Tensor(4, 64), torch.empty(4, 64)
-    print(legacy.isnan().all().item(), empty.isnan().all().item(), x.float().isnan().any().item())
+    print(legacy.isnan().all().item(), empty.isnan().all().item(), x.float().isnan().any().item())  # ✓ uninitialised
     #> True True False
 finally:
     torch.use_deterministic_algorithms(False)
@@ -51,41 +51,43 @@ finally:
 # --8<-- [start:shares-memory]
 a = x.view(2, 2, 8, 8)
 a[0, 0, 0, 0] = -1  # writing through the view ...
-print(x[0, 0].item())  # ... changes x: same memory
+print(x[0, 0].item())  # ... changes x: same memory ✓ view-writes
 #> -1
-print(same_storage(a, x))
+print(same_storage(a, x))  # ✓ shares
 #> True
 # --8<-- [end:shares-memory]
 
 # --8<-- [start:non-contiguous]
 xt = x.t()  # a transpose is a view with swapped strides, not a copy
-print(xt.shape, xt.stride(), xt.is_contiguous(), same_storage(xt, x))
+print(xt.shape, xt.stride(), xt.is_contiguous(), same_storage(xt, x))  # ✓ transposed
 #> torch.Size([64, 4]) (1, 64) False True
 for v in (x.transpose(0, 1), x.view(2, 2, 64).permute(2, 0, 1)):  # the same for these two
-    print(v.stride(), v.is_contiguous(), same_storage(v, x))
+    print(v.stride(), v.is_contiguous(), same_storage(v, x))  # ✓ transpose-permute
     #> (1, 64) False True
     #> (1, 128, 64) False True
 try:
     xt.view(-1)
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ view-refused
     #> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
-print(xt.view(64, 2, 2).stride())  # a shape that only splits a dimension still works
+print(xt.view(64, 2, 2).stride())  # a shape that only splits a dimension still works ✓ split-works
 #> (1, 128, 64)
 # --8<-- [end:non-contiguous]
 
 # --8<-- [start:reshape]
 r1 = x.reshape(2, 128)  # x is contiguous: reshape returns a view
 r2 = xt.reshape(-1)  # xt is not: reshape silently copies
-print(same_storage(r1, x), same_storage(r2, x))
+print(same_storage(r1, x), same_storage(r2, x))  # ✓ reshape-cases
 #> True False
+r2[0] = -7  # a write into the copy ...
+assert not (x == -7).any()  # ... does not reach x ✓ reshape-write
 # --8<-- [end:reshape]
 
 # --8<-- [start:contiguous]
 c = xt.contiguous()  # copies into row-major order ...
-print(c.is_contiguous(), same_storage(c, x), c.stride())
+print(c.is_contiguous(), same_storage(c, x), c.stride())  # ✓ contiguous-copies
 #> True False (4, 1)
-print(x.contiguous() is x)  # ... but returns the tensor itself when already contiguous
+print(x.contiguous() is x)  # ... but returns the tensor itself when already contiguous ✓ contiguous-self
 #> True
 print(c.view(-1).shape)  # now view works
 #> torch.Size([256])
@@ -94,6 +96,7 @@ print(c.view(-1).shape)  # now view works
 # --8<-- [start:clone]
 y = x.clone()  # always new memory, same values, same dtype and device
 y[0, 0] = 12345
-print(same_storage(y, x), x[0, 0].item(), y[0, 0].item())
+print(same_storage(y, x), x[0, 0].item(), y[0, 0].item())  # ✓ clone
 #> False -1 12345
+assert not same_storage(xt.clone(), x)  # a non-contiguous input too ✓ clone-non-contiguous
 # --8<-- [end:clone]

@@ -14,48 +14,55 @@ import torch
 w = torch.tensor([1.0, 2.0, 3.0, 4.0])  # weights, need not sum to 1
 g = torch.Generator().manual_seed(0)
 s = w.multinomial(num_samples=2, replacement=False, generator=g)
-print(s, s.dtype)  # indices into w
+print(s, s.dtype)  # indices into w ✓ multinomial-indices
 #> tensor([2, 1]) torch.int64
 g = torch.Generator().manual_seed(0)
-assert torch.equal(s, (w / w.sum()).multinomial(2, replacement=False, generator=g))
-assert torch.equal(w, torch.tensor([1.0, 2.0, 3.0, 4.0]))  # w itself is not normalised
+assert torch.equal(s, (w / w.sum()).multinomial(2, replacement=False, generator=g))  # ✓ multinomial-normalised
+assert torch.equal(w, torch.tensor([1.0, 2.0, 3.0, 4.0]))  # w itself is not normalised ✓ multinomial-w-unchanged
+for bad in ([0.0, 0.0, 0.0], [1.0, float("inf")]):  # the weights must be finite, and not all zero
+    try:
+        torch.tensor(bad).multinomial(1)
+    except RuntimeError as err:
+        print(bad, "->", err)  # ✓ multinomial-invalid
+        #> [0.0, 0.0, 0.0] -> invalid multinomial distribution (sum of probabilities <= 0)
+        #> [1.0, inf] -> probability tensor contains either `inf`, `nan` or element < 0
 # --8<-- [end:multinomial]
 
 # --8<-- [start:frequencies]
 g = torch.Generator().manual_seed(0)
 draws = w.multinomial(10_000, replacement=True, generator=g)
-print(torch.bincount(draws) / 10_000)  # close to w / w.sum()
+print(torch.bincount(draws) / 10_000)  # close to w / w.sum() ✓ frequencies
 #> tensor([0.0962, 0.2007, 0.2982, 0.4049])
-print(w / w.sum())
+print(w / w.sum())  # ✓ normalised-weights
 #> tensor([0.1000, 0.2000, 0.3000, 0.4000])
 # --8<-- [end:frequencies]
 
 # --8<-- [start:without-replacement]
 g = torch.Generator().manual_seed(0)
 perm = w.multinomial(4, replacement=False, generator=g)
-print(perm, perm.sort().values)  # each index at most once
+print(perm, perm.sort().values)  # each index at most once ✓ at-most-once
 #> tensor([2, 1, 3, 0]) tensor([0, 1, 2, 3])
 try:
     w.multinomial(num_samples=100, replacement=False)  # the notes' call on 4 weights
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ too-many-samples
     #> cannot sample n_sample > prob_dist.size(-1) samples without replacement
-print("number of non-zero elements" in inspect.getdoc(torch.multinomial))  # documented requirement ...
+print("number of non-zero elements" in inspect.getdoc(torch.multinomial))  # documented requirement ... ✓ documented-non-zero
 #> True
 g = torch.Generator().manual_seed(0)
-print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # ... not enforced: no error!
+print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # ... not enforced: no error! ✓ not-enforced
 #> tensor([2, 0, 1])
 try:
     torch.tensor([1.0, -1.0]).multinomial(1)
 except RuntimeError as err:
-    print(err)
+    print(err)  # ✓ negative-weight
     #> probability tensor contains either `inf`, `nan` or element < 0
 # --8<-- [end:without-replacement]
 
 # --8<-- [start:batched]
 probs = torch.tensor([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # one distribution per row
 g = torch.Generator().manual_seed(0)
-print(probs.multinomial(3, replacement=True, generator=g))  # deterministic here: one non-zero weight per row
+print(probs.multinomial(3, replacement=True, generator=g))  # deterministic here: one non-zero weight per row ✓ rows
 #> tensor([[2, 2, 2],
 #>         [0, 0, 0]])
 # --8<-- [end:batched]
@@ -67,21 +74,25 @@ print(x)
 #> tensor([[0.4963, 0.7682, 0.0885, 0.1320],
 #>         [0.3074, 0.6341, 0.4901, 0.8964]])
 sel = torch.masked_select(x, x > 0.5)  # always 1-D, in row-major order
-print(sel)
+print(sel)  # ✓ masked-select
 #> tensor([0.7682, 0.6341, 0.8964])
-assert torch.equal(sel, x[x > 0.5])  # boolean indexing gives the same
-print(torch.masked_select(x, torch.tensor([True, False, False, False])))  # mask broadcasts
+for shape in [(8, 256, 14, 14), (5,), (2, 3, 4)]:  # 1-D for any shape, the notes' one included
+    t = torch.rand(shape, generator=g)
+    assert torch.masked_select(t, t > 0.5).dim() == 1  # ✓ always-1d
+assert torch.equal(sel, x[x > 0.5])  # boolean indexing gives the same ✓ boolean-index
+print(torch.masked_select(x, torch.tensor([True, False, False, False])))  # mask broadcasts ✓ mask-broadcasts
 #> tensor([0.4963, 0.3074])
 # --8<-- [end:masked-select]
 
 # --8<-- [start:masked-fill]
 y = x.clone()
 y[y > 0.5] = 0  # boolean indexing on the left writes in place
-print(y)
+print(y)  # ✓ index-assign
 #> tensor([[0.4963, 0.0000, 0.0885, 0.1320],
 #>         [0.3074, 0.0000, 0.4901, 0.0000]])
-print(x.masked_fill(x > 0.5, 0).equal(y), torch.where(x > 0.5, 0.0, x).equal(y))
+print(x.masked_fill(x > 0.5, 0).equal(y), torch.where(x > 0.5, 0.0, x).equal(y))  # ✓ masked-fill
 #> True True
+assert (x > 0.5).sum() == 3  # masked_fill and where left x as it was ✓ new-tensor
 # --8<-- [end:masked-fill]
 
 # --8<-- [start:fancy]
@@ -93,14 +104,15 @@ print(m[:, [1, 3]])  # columns 1 and 3
 #> tensor([[ 1,  3],
 #>         [ 5,  7],
 #>         [ 9, 11]])
-print(m[[0, 2], [1, 3]])  # PAIRS: (0,1) and (2,3), not a 2x2 block
+print(m[[0, 2], [1, 3]])  # PAIRS: (0,1) and (2,3), not a 2x2 block ✓ pairs
 #> tensor([ 1, 11])
 print(m[[0, 2]][:, [1, 3]])  # the 2x2 block
 #> tensor([[ 1,  3],
 #>         [ 9, 11]])
-print(m[torch.tensor([0, 2])].data_ptr() == m.data_ptr())  # fancy indexing copies
+print(m[torch.tensor([0, 2])].data_ptr() == m.data_ptr())  # fancy indexing copies ✓ fancy-copies
 #> False
-assert m[0:2].data_ptr() == m.data_ptr()  # a slice is a view
+assert m[[0, 1]].data_ptr() != m.data_ptr()  # a list copies even rows a slice could view ✓ list-copies
+assert m[0:2].data_ptr() == m.data_ptr()  # a slice is a view ✓ slice-view
 # --8<-- [end:fancy]
 
 # --8<-- [start:shuffle]
@@ -110,6 +122,6 @@ labels = data * 10
 idx = torch.randperm(len(data), generator=g)  # one permutation ...
 print(idx)
 #> tensor([2, 5, 3, 0, 1, 4])
-print(data[idx], labels[idx])  # ... applied to both keeps pairs together
+print(data[idx], labels[idx])  # ... applied to both keeps pairs together ✓ shuffle
 #> tensor([12, 15, 13, 10, 11, 14]) tensor([120, 150, 130, 100, 110, 140])
 # --8<-- [end:shuffle]

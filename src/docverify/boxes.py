@@ -81,7 +81,8 @@ MATERIAL_TYPES = frozenset(
 # The original notes; NOTES_SEEDS_DIR overrides (e.g. in a checkout elsewhere).
 SEEDS_DIR = Path(os.environ.get("NOTES_SEEDS_DIR") or REPO_ROOT.parent / "shared" / "seeds")
 
-_OPEN = re.compile(
+# An admonition's first line (`!!! kind "title"`, `??? kind`, `???+ kind`); notebook.py uses it too.
+ADMONITION = re.compile(
     r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<kind>[A-Za-z][-\w]*)"
     r'(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$'
 )
@@ -132,7 +133,7 @@ def find_boxes(page: str, markdown: str) -> list[Box]:
     lines = markdown.splitlines()
     boxes = []
     for i, line in enumerate(lines):
-        match = _OPEN.match(line)
+        match = ADMONITION.match(line)
         if not match:
             continue
         indent = len(match["indent"].expandtabs(4))

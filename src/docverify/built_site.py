@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -32,10 +33,16 @@ PAGE_TYPES = [
 ]
 
 
-def build(site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT) -> None:
-    """Build into site_dir; raise with MkDocs' own output if the strict build fails."""
+def build(
+    site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT, site_url: str | None = None
+) -> None:
+    """Build into site_dir (for `site_url`, if given, instead of mkdocs.yml's); raise with
+    MkDocs' own output if the strict build fails."""
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
     command += ["--site-dir", str(site_dir)] + (["-f", str(config)] if config else [])
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url:
+        env["SITE_URL"] = site_url
     done = subprocess.run(
         command,
         cwd=root,
@@ -43,10 +50,20 @@ def build(site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT) ->
         text=True,
         timeout=300,
         check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env=env,
     )
     if done.returncode != 0:
         raise RuntimeError(f"mkdocs build failed:\n{done.stderr[-4000:]}")
+
+
+def built_for(site_dir: Path) -> str:
+    """The address a built site was made for (its site_url, ending in `/`), from the home
+    page's canonical link."""
+    home = (site_dir / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<link rel="canonical" href="([^"]+)"', home)
+    if not found:
+        raise ValueError(f"{site_dir / 'index.html'}: no canonical link (no site_url?)")
+    return found[1]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -65,3 +82,19 @@ def served(site_dir: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def built_and_served(
+    site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT
+) -> Iterator[str]:
+    """Build into site_dir for the address it is then served at, and serve it.
+
+    The site's absolute links (canonical, hreflang) then point at this server, and so
+    does what Material's language switcher fetches from them (a sitemap.xml beside
+    each hreflang link): a page loads nothing from the address mkdocs.yml names.
+    """
+    site_dir.mkdir(parents=True, exist_ok=True)
+    with served(site_dir) as url:
+        build(site_dir, config, root, site_url=f"{url}/")
+        yield url

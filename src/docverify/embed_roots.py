@@ -18,8 +18,9 @@ Three kinds of check:
 - SHOWN: "shown only". Nothing checks it; the reason is displayed under the
   block on the page.
 
-To add a root: add an EmbedRoot below (a glob: `*` within one folder, `**/`
-any depth of folders, `[!_]` any character but `_`), with the check that stands behind it. Patterns must
+To add a root: add an EmbedRoot below (a glob as in .gitignore: `*` within one
+folder, `**/` any depth of folders, `[!_]` any character but `_`), with the check
+that stands behind it. Patterns must
 not overlap: the first that matches decides, and the contract test refuses a
 path two roots claim.
 """
@@ -30,8 +31,12 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 
+import pathspec
+
+from docverify.problems import Problem
 from docverify.site_text import count, text
 
 RUN = "run"
@@ -51,7 +56,13 @@ class EmbedRoot:
         return self.reason_zh if lang == "zh" and self.reason_zh else self.reason
 
     def matches(self, path: str) -> bool:
-        return _glob_regex(self.pattern).fullmatch(path) is not None
+        return _spec(self.pattern).match_file(path)
+
+
+@functools.cache
+def _spec(pattern: str) -> pathspec.GitIgnoreSpec:
+    """The glob as git reads it (pathspec, which MkDocs itself uses for exclude_docs)."""
+    return pathspec.GitIgnoreSpec.from_lines([pattern])
 
 
 ROOTS: tuple[EmbedRoot, ...] = (
@@ -157,33 +168,6 @@ ROOTS: tuple[EmbedRoot, ...] = (
 )
 
 
-@functools.cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i:]:
-            end = pattern.index("]", i)
-            chars = pattern[i + 1 : end]
-            negate = chars.startswith("!")
-            chars = re.escape(chars.removeprefix("!"))
-            out.append(f"[^/{chars}]" if negate else f"[{chars}]")
-            i = end + 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 def root_of(path: str, roots: tuple[EmbedRoot, ...] = ROOTS) -> EmbedRoot | None:
     """The declared root an embedded repo-relative path belongs to, or None."""
     return next((r for r in roots if r.matches(path)), None)
@@ -276,21 +260,33 @@ _BADGE = re.compile(
 )
 
 
-def badge_problems(page: str, html: str) -> list[str]:
-    """Code blocks in a built page that are not followed by exactly one badge line."""
+def badge_problems(page: str, html: str, source: str = "") -> list[Problem]:
+    """Code blocks in a built page that are not followed by exactly one badge line.
+
+    `source` (the page's Markdown) lets a problem name the line where the block's
+    code stands: a block without a badge is code that no embed put there.
+    """
     problems = []
     for n, end in enumerate(_PRE_END.finditer(html), start=1):
         at = _AFTER_BLOCK.match(html, end.end()).end()
         badges = 0
         while badge := _BADGE.match(html, at):
             badges += 1
-            at = badge.end()
-            at = re.compile(r"\s*").match(html, at).end()
-        if badges != 1:
-            start = html.rfind("<pre", 0, end.start())
-            code = re.sub(r"<[^>]+>", "", html[start : end.start()]).strip().splitlines()
-            first = code[0][:60] if code else ""
-            problems.append(
-                f"{page}: code block {n} ({first!r}) is followed by {badges} badge lines, not 1"
+            at = re.compile(r"\s*").match(html, badge.end()).end()
+        if badges == 1:
+            continue
+        start = html.rfind("<pre", 0, end.start())
+        code = re.sub(r"<[^>]+>", "", html[start : end.start()]).strip().splitlines()
+        first = unescape(code[0]).strip()[:60] if code else ""
+        line = next(
+            (i for i, text in enumerate(source.splitlines(), 1) if first and first in text), 0
+        )
+        why = " (code written into the page: embed it from snippets/)" if badges == 0 else ""
+        problems.append(
+            Problem(
+                page,
+                line,
+                f"code block {n} ({first!r}) is followed by {badges} badge lines, not 1{why}",
             )
+        )
     return problems

@@ -1,4 +1,4 @@
-"""The docs contract: how pages embed snippets, in one place.
+"""The docs contract: how pages embed code, in one place.
 
 Used by the MkDocs hook (hooks/snippet_embeds.py), which fails the build
 naming page:line, and by tests/test_docs_contract.py, which also checks the
@@ -9,11 +9,12 @@ A page embeds code only with pymdownx.snippets lines inside a fence:
     --8<-- "snippets/<section>/<page>.py:<name>"   one named section
     --8<-- "snippets/<section>/<page>.py"          the whole file
 
-and a snippet file marks sections with `# --8<-- [start:name]` / `[end:name]`.
-
-Every embedded path must belong to a root declared in docverify.embed_roots
-(with its kind of check), and a code block embeds exactly one file, so that
-each block gets exactly one badge saying how it is checked.
+and a snippet file marks sections with `# --8<-- [start:name]` / `[end:name]`
+(docverify.sections reads them as pymdownx does). Every embedded path must
+belong to a root declared in docverify.embed_roots (with its kind of check),
+and a code block embeds exactly one file, so that each block gets exactly one
+badge saying how it is checked. Code written into the page, fenced or indented,
+is refused.
 """
 
 from __future__ import annotations
@@ -22,24 +23,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-SECTION_MARKER = re.compile(
-    r"--8<--\s+\[\s*(?P<kind>start|end)\s*:\s*(?P<name>[a-z][-_0-9a-z]*)\s*\]"
-)
-_EMBED_LINE = re.compile(r'^\s*-+8<-+\s+"(?P<target>[^"]*)"\s*$')
-_ANY_SNIPPET_SYNTAX = re.compile(r"^\s*;?-+8<-+")
+from pymdownx.snippets import SnippetPreprocessor
+
+from docverify.problems import Problem
+from docverify.sections import SnippetFormatError, read_sections
+
+_ANY_SNIPPET_SYNTAX = SnippetPreprocessor.RE_ALL_SNIPPETS
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
-_TARGET = re.compile(r"^(?P<path>[^:]+?)(?::(?P<section>[a-z][-_0-9a-z]*))?$")
-
-
-class SnippetFormatError(ValueError):
-    """A snippet file breaks the section rules; the message names file:line."""
-
-
-@dataclass(frozen=True)
-class Section:
-    name: str
-    start_line: int  # line of the start marker (1-based)
-    end_line: int
+# What this site allows of pymdownx's syntax: one file, optionally one named section.
+_TARGET = re.compile(r'^"(?P<path>[^":]+?)(?::(?P<section>[a-z][-_0-9a-z]*))?"$')
 
 
 @dataclass(frozen=True)
@@ -62,28 +54,6 @@ class Fence:
     body: tuple[str, ...]
 
 
-def read_sections(path: Path | str, source: str) -> list[Section]:
-    """Named sections in file order; unbalanced or duplicate markers are errors."""
-    open_sections: dict[str, int] = {}
-    sections: list[Section] = []
-    for lineno, line in enumerate(source.splitlines(), start=1):
-        match = SECTION_MARKER.search(line)
-        if not match:
-            continue
-        name = match["name"]
-        if match["kind"] == "start":
-            if name in open_sections or any(s.name == name for s in sections):
-                raise SnippetFormatError(f"{path}:{lineno}: section `{name}` starts twice")
-            open_sections[name] = lineno
-        elif name not in open_sections:
-            raise SnippetFormatError(f"{path}:{lineno}: section `{name}` ends but never started")
-        else:
-            sections.append(Section(name, open_sections.pop(name), lineno))
-    for name, lineno in open_sections.items():
-        raise SnippetFormatError(f"{path}:{lineno}: section `{name}` is never ended")
-    return sections
-
-
 def find_fences(page: str, markdown: str) -> list[Fence]:
     """Fenced code blocks (``` or ~~~, any indent), with their 1-based opening line."""
     fences: list[Fence] = []
@@ -104,51 +74,62 @@ def find_fences(page: str, markdown: str) -> list[Fence]:
     return fences
 
 
-def find_embeds(page: str, markdown: str) -> tuple[list[Embed], list[str]]:
-    """Every snippet embed on a page, and problems with embed syntax (page:line: ...)."""
+def find_embeds(page: str, markdown: str) -> tuple[list[Embed], list[Problem]]:
+    """Every snippet embed on a page, and problems with embed syntax (page:line)."""
     embeds: list[Embed] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     for lineno, line in enumerate(markdown.splitlines(), start=1):
-        if not _ANY_SNIPPET_SYNTAX.match(line):
+        found = _ANY_SNIPPET_SYNTAX.match(line)
+        if not found or found["escape"]:
             continue
-        match = _EMBED_LINE.match(line)
-        target = _TARGET.match(match["target"]) if match else None
+        target = _TARGET.match(found["snippet"] or "")
         if not target:
             problems.append(
-                f'{page}:{lineno}: use --8<-- "path" or --8<-- "path:section" '
-                f"(no block form, line ranges or commented-out embeds): {line.strip()}"
+                Problem(
+                    page,
+                    lineno,
+                    'use --8<-- "path" or --8<-- "path:section" (no block form, line ranges '
+                    f"or commented-out embeds): {line.strip()}",
+                )
             )
             continue
         embeds.append(Embed(page, lineno, target["path"], target["section"]))
     return embeds, problems
 
 
-def fence_problems(page: str, markdown: str) -> list[str]:
+def fence_problems(page: str, markdown: str) -> list[Problem]:
     """Code blocks must only embed files: no hand-written code or output in Markdown."""
     problems = []
     for fence in find_fences(page, markdown):
-        written = [line for line in fence.body if line.strip() and not _EMBED_LINE.match(line)]
+        written = [line for line in fence.body if line.strip() and not _TARGET_LINE.match(line)]
         if written:
             problems.append(
-                f"{page}:{fence.line}: code block `{fence.info or 'no language'}` contains "
-                f"hand-written lines; embed them from snippets/ instead: {written[0].strip()!r}"
+                Problem(
+                    page,
+                    fence.line,
+                    f"code block `{fence.info or 'no language'}` contains hand-written lines; "
+                    f"embed them from snippets/ instead: {written[0].strip()!r}",
+                )
             )
     return problems
 
 
-def embed_problem(embed: Embed, root: Path) -> str | None:
+_TARGET_LINE = re.compile(r'^\s*-+8<-+\s+"[^"]*"\s*$')
+
+
+def embed_problem(embed: Embed, root: Path) -> Problem | None:
     """Why an embed cannot be resolved, naming page:line, or None."""
     target = root / embed.path
     if not target.is_file():
-        return f"{embed.where}: embedded file {embed.path} does not exist"
+        return Problem(embed.page, embed.line, f"embedded file {embed.path} does not exist")
     if embed.section is None:
         return None
     try:
         sections = read_sections(embed.path, target.read_text(encoding="utf-8"))
     except SnippetFormatError as exc:
-        return f"{embed.where}: {exc}"
+        return Problem(embed.page, embed.line, str(exc.problem))
     if embed.section not in {s.name for s in sections}:
-        return f"{embed.where}: {embed.path} has no section `{embed.section}`"
+        return Problem(embed.page, embed.line, f"{embed.path} has no section `{embed.section}`")
     return None
 
 
@@ -172,14 +153,18 @@ def page_blocks(page: str, markdown: str) -> list[tuple[int, str, bool]]:
     return sorted(found)
 
 
-def root_problems(page: str, markdown: str) -> list[str]:
+def root_problems(page: str, markdown: str) -> list[Problem]:
     """Embeds from an undeclared root; code blocks that embed no file, or several."""
     from docverify.embed_roots import root_of
 
     embeds, _ = find_embeds(page, markdown)
     problems = [
-        f"{e.where}: {e.path} is not under a declared embed root; add its root, with its "
-        "kind of check, to ROOTS in src/docverify/embed_roots.py"
+        Problem(
+            page,
+            e.line,
+            f"{e.path} is not under a declared embed root; add its root, with its "
+            "kind of check, to ROOTS in src/docverify/embed_roots.py",
+        )
         for e in embeds
         if root_of(e.path) is None
     ]
@@ -188,21 +173,58 @@ def root_problems(page: str, markdown: str) -> list[str]:
         files = sorted({e.path for e in inside})
         if len(files) != 1 and not malformed:  # a malformed embed is reported already
             problems.append(
-                f"{page}:{fence.line}: a code block embeds exactly one file "
-                f"(one badge per block), this one embeds {len(files)}: {files}"
+                Problem(
+                    page,
+                    fence.line,
+                    "a code block embeds exactly one file (one badge per block), "
+                    f"this one embeds {len(files)}: {files}",
+                )
             )
     return problems
 
 
-def page_problems(page: str, markdown: str, root: Path) -> list[str]:
+def indented_code_problems(page: str, markdown: str) -> list[Problem]:
+    """Indented code blocks (four spaces after a blank line): code written into the page.
+
+    Found the way Markdown finds them: the page is rendered with its block
+    extensions but without pymdownx.snippets, so a `<pre>` that is not one of the
+    page's fences is code typed into the page.
+    """
+    import html
+
+    import markdown as md
+
+    rendered = md.markdown(
+        markdown,
+        extensions=["admonition", "pymdownx.details", "pymdownx.superfences", "md_in_html"],
+        extension_configs={"pymdownx.superfences": {"disable_indented_code_blocks": False}},
+    )
+    fenced = ["\n".join(f.body).strip() for f in find_fences(page, markdown)]
+    problems = []
+    for block in re.findall(r"<pre[^>]*><code[^>]*>(.*?)</code></pre>", rendered, re.DOTALL):
+        code = html.unescape(block).strip()
+        if code in fenced:
+            continue
+        first = code.splitlines()[0] if code else ""
+        line = next(
+            (n for n, text in enumerate(markdown.splitlines(), 1) if first and first in text), 0
+        )
+        problems.append(
+            Problem(
+                page,
+                line,
+                "an indented code block (four spaces after a blank line); embed the code "
+                f"from snippets/ in a fenced block instead: {first!r}",
+            )
+        )
+    return problems
+
+
+def page_problems(page: str, markdown: str, root: Path) -> list[Problem]:
     """Everything wrong with one page's code blocks and embeds."""
     embeds, problems = find_embeds(page, markdown)
     problems += fence_problems(page, markdown)
     problems += [p for e in embeds if (p := embed_problem(e, root))]
     problems += root_problems(page, markdown)
-    return sorted(problems, key=_line_order)
-
-
-def _line_order(problem: str) -> int:
-    match = re.match(r"[^:]*:(\d+):", problem)
-    return int(match[1]) if match else 0
+    problems += indented_code_problems(page, markdown)
+    return sorted(problems)

@@ -61,7 +61,36 @@ def pages_in(docs_dir: Path, lang: str) -> list[tuple[str, Path]]:
     return found
 
 
+def url_prefix(lang: str) -> str:
+    """Where `lang`'s edition is served, relative to the site's root: '' or 'zh/'."""
+    return "" if lang == DEFAULT else f"{lang}/"
+
+
+def built_page(page: str, lang: str) -> str:
+    """Where the build writes the English page `page` in `lang`: `zh/tensors/reshape/index.html`.
+
+    MkDocs' own rule for the destination (File.dest_uri, with directory URLs, the
+    default), under the language's folder (mkdocs-static-i18n builds /zh/).
+    """
+    from mkdocs.structure.files import File
+
+    dest = File(page, src_dir=None, dest_dir="", use_directory_urls=True).dest_uri
+    return url_prefix(lang) + dest
+
+
 def of_build(config) -> str:
     """The language MkDocs is building now (mkdocs-static-i18n sets the theme's language)."""
     lang = str(config.theme.get("language") or DEFAULT)
     return lang if lang in LANGUAGES else DEFAULT
+
+
+def edition_path(english_path: str, lang: str) -> str:
+    """A page's path in the site in `lang`: `losses/binary/` -> `zh/losses/binary/` ("" is
+    the English home page, `zh/` the Chinese one)."""
+    return english_path if lang == DEFAULT else f"{lang}/{english_path}"
+
+
+def english_path(path: str) -> str:
+    """The English page of a site path: `zh/losses/binary/` -> `losses/binary/`."""
+    first, _, rest = path.partition("/")
+    return rest if first in TRANSLATIONS else path

@@ -16,22 +16,15 @@ not run the same code twice.
 from __future__ import annotations
 
 import ast
-import functools
 import sys
-import textwrap
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from docverify.embeds import (
-    SECTION_MARKER,
-    Embed,
-    SnippetFormatError,
-    find_embeds,
-    find_fences,
-    read_sections,
-)
+from docverify.embeds import Embed, find_embeds, find_fences
 from docverify.languages import source_pages
+from docverify.problems import Problem
+from docverify.sections import SnippetFormatError, render
 from docverify.snippets import SnippetFile, load
 
 
@@ -40,12 +33,15 @@ class ProgramPart:
     """One embedded block of the page, as the reader sees it."""
 
     embed: Embed
-    code: str  # dedented, marker lines removed
-    first_line: int  # line in the embedded file of the first line of `code`
+    code: str  # as pymdownx.snippets renders it: marker lines removed, dedented
     # Line in the embedded file of each line of `code` (marker lines of nested
     # sections are dropped, so the lines need not be consecutive).
     lines: tuple[int, ...] = ()
     dedented: bool = False  # whether the section was indented in its file
+
+    @property
+    def first_line(self) -> int:
+        return self.lines[0] if self.lines else 1
 
     @property
     def block(self) -> str:
@@ -53,44 +49,17 @@ class ProgramPart:
         return self.code.strip("\n")
 
 
-@functools.lru_cache(maxsize=256)
-def _sections(path: str, source: str) -> tuple:
-    return tuple(read_sections(path, source))
-
-
-def section_text(embed: Embed, root: Path) -> tuple[str, int, tuple[int, ...], bool]:
-    """(code as the page shows it, first line, line of each code line, was it indented?)."""
-    path = root / embed.path
-    if not path.is_file():
-        raise SnippetFormatError(f"{embed.where}: embedded file {embed.path} does not exist")
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    if embed.section is None:
-        start, end = 1, len(lines)
-    else:
-        try:
-            sections = _sections(embed.path, source)
-        except SnippetFormatError as exc:
-            raise SnippetFormatError(f"{embed.where}: {exc}") from None
-        section = next((s for s in sections if s.name == embed.section), None)
-        if section is None:
-            raise SnippetFormatError(
-                f"{embed.where}: {embed.path} has no section `{embed.section}`"
-            )
-        start, end = section.start_line + 1, section.end_line - 1
-    kept = [
-        (lineno, line)
-        for lineno, line in enumerate(lines[start - 1 : end], start=start)
-        if not SECTION_MARKER.search(line)
-    ]
-    raw = "\n".join(line for _, line in kept)
-    code = textwrap.dedent(raw)
-    dedented = any(
-        before != after
-        for before, after in zip(raw.split("\n"), code.split("\n"), strict=True)
-        if before.strip()
-    )
-    return code, start, tuple(lineno for lineno, _ in kept), dedented
+def read_part(embed: Embed, root: Path) -> ProgramPart:
+    """The block `embed` shows, by pymdownx.snippets; a bad embed raises naming page:line."""
+    if not (root / embed.path).is_file():
+        raise SnippetFormatError(
+            Problem(embed.page, embed.line, f"embedded file {embed.path} does not exist")
+        )
+    try:
+        shown = render(root, embed.path, embed.section)
+    except SnippetFormatError as exc:
+        raise SnippetFormatError(Problem(embed.page, embed.line, str(exc.problem))) from None
+    return ProgramPart(embed, shown.code, shown.lines, shown.dedented)
 
 
 def fenced_embeds(page: str, markdown: str, *, suffix: str = ".py") -> list[Embed]:
@@ -108,11 +77,7 @@ def fenced_embeds(page: str, markdown: str, *, suffix: str = ".py") -> list[Embe
 
 def page_parts(page: str, markdown: str, root: Path, *, suffix: str = ".py") -> list[ProgramPart]:
     """The blocks of `fenced_embeds`, read from their files; a bad embed raises SnippetFormatError."""
-    parts = []
-    for embed in fenced_embeds(page, markdown, suffix=suffix):
-        code, first_line, lines, dedented = section_text(embed, root)
-        parts.append(ProgramPart(embed, code, first_line, lines, dedented))
-    return parts
+    return [read_part(embed, root) for embed in fenced_embeds(page, markdown, suffix=suffix)]
 
 
 @dataclass(frozen=True)
@@ -140,7 +105,7 @@ class PageProgram:
                 last -= 1
             for i in range(first, last):
                 lines.append(code_lines[i])
-                origins.append((part, part.lines[i] if i < len(part.lines) else part.first_line))
+                origins.append((part, part.lines[i]))
         return "\n".join(lines) + "\n", tuple(origins)
 
     @property
@@ -207,8 +172,9 @@ class PageProgram:
 
     def run_command(self, filename: str | None = None) -> str:
         """How a reader runs the downloaded script."""
-        name = filename or f"{self.stem}.py"
-        return " ".join([*self.launch, name]) if self.launch else f"python {name}"
+        from docverify.needs import Needs
+
+        return Needs(launch=self.launch).command(filename or f"{self.stem}.py")
 
 
 def build(page: str | Path, root: Path, markdown: str | None = None) -> PageProgram:

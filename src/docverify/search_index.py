@@ -2,8 +2,11 @@
 
 From a page's rendered article: its title (h1), headings (h2, h3), the
 "questions this page answers" (the `question` box's items), the 中文 search
-terms (`*中文: …*` / `*关键词：…*`), code, and the rest of the prose. Not the
-parts every page repeats (badges, download and run lines, heading permalinks).
+terms (`*中文: …*` / `*关键词：…*`), its tags (one term each, ` · `-separated
+like the 中文 terms), code, and the rest of the prose. Not the parts every
+page repeats (badges, download and run lines, heading permalinks). A section's
+index page (or the home page) is marked `section`: its questions and prose sum
+up its children, and the search weighs them as such (site-search.js).
 """
 
 from __future__ import annotations
@@ -16,8 +19,17 @@ _PRE = re.compile(r"<pre\b.*?</pre>", re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 _ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.DOTALL)
 _TERMS = re.compile(r"^\s*(?:中文|关键词)\s*[:：]\s*")
-# Elements whose text is left out: the same on every page, or not text at all.
-_SKIP_CLASSES = {"headerlink", "snippet-badge", "page-downloads", "run-it", "md-content__button"}
+# Elements whose text is left out: the same on every page, or not text at all. (The
+# version matrix's folds stay in: another version's error message finds its page.)
+_SKIP_CLASSES = {
+    "headerlink",
+    "snippet-badge",
+    "page-downloads",
+    "run-it",
+    "md-content__button",
+    "version-range",
+    "version-holds",
+}
 _SKIP_TAGS = {"script", "style", "svg", "button"}
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr"}
 
@@ -26,7 +38,7 @@ class _Fields(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.fields: dict[str, list[str]] = {
-            k: [] for k in ("title", "headings", "questions", "keywords", "code", "text")
+            k: [] for k in ("title", "headings", "questions", "keywords", "tags", "code", "text")
         }
         self.stack: list[tuple[str, str | None]] = []  # (tag, field it opened), innermost last
 
@@ -48,6 +60,8 @@ class _Fields(HTMLParser):
             field = "questions"
         elif tag == "li" and self._field() == "questions":
             field = "question-item"
+        elif tag == "a" and "md-tag" in classes:
+            field = "tags"
         elif tag == "em":
             field = "em"
         self.stack.append((tag, field))
@@ -61,6 +75,8 @@ class _Fields(HTMLParser):
             open_tag, field = self.stack.pop()
             if field == "question-item":
                 self.fields["questions"].append("\n")
+            elif field == "tags":
+                self.fields["tags"].append(" · ")  # one term per tag, as in the 中文 terms line
             if open_tag == tag:
                 break
 
@@ -80,8 +96,11 @@ class _Fields(HTMLParser):
         self.fields[field].append(data)
 
 
-def page_document(url: str, html: str, *, boost: float = 1.0) -> dict[str, object] | None:
-    """The search document of a built page (None if it has no article)."""
+def page_document(
+    url: str, html: str, *, boost: float = 1.0, section: bool = False
+) -> dict[str, object] | None:
+    """The search document of a built page (None if it has no article); `section` for an
+    index page that sums up the pages under it."""
     article = _ARTICLE.search(html)
     if not article:
         return None
@@ -103,4 +122,6 @@ def page_document(url: str, html: str, *, boost: float = 1.0) -> dict[str, objec
         doc[name] = text
     if boost != 1.0:
         doc["boost"] = boost
+    if section:
+        doc["section"] = True
     return doc

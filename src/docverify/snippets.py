@@ -5,35 +5,36 @@ show how to run them).
 
 A snippet's header is the run of comment lines (and an optional module
 docstring) before its first statement. Directives there tell the harness how to
-run it:
+run it, and tell a reader what a page's downloads need (docverify.needs):
 
     # requires: cuda                      only run where CUDA is available
+    # requires: checkout                  reads this repository's files: runs only in a checkout
     # devices: cpu, cuda                  run once per device (NOTES_DEVICE)
     # launch: torchrun --nproc_per_node=2 run as separate processes
     # timeout: 120                        seconds before the run is stopped
 
-Sections (parsed by docverify.embeds) are marked the way pymdownx.snippets reads them:
+Sections (read by docverify.sections) are marked the way pymdownx.snippets reads them:
 `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
 """
 
 from __future__ import annotations
 
-import ast
 import functools
+import io
 import re
 import shlex
-import sys
-import textwrap
-import types
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docverify.embeds import Section, SnippetFormatError, read_sections
 from docverify.paths import REPO_ROOT
+from docverify.problems import Problem
+from docverify.sections import Section, SnippetFormatError, read_sections
 
 SNIPPETS_DIR = REPO_ROOT / "snippets"
 DEFAULT_TIMEOUT_S = 60
 KNOWN_DEVICES = ("cpu", "cuda")
+KNOWN_REQUIREMENTS = ("cuda", "checkout")
 
 _DIRECTIVE = re.compile(r"^#\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.+?)\s*$")
 _DIRECTIVE_KEYS = ("requires", "devices", "launch", "timeout")
@@ -47,6 +48,7 @@ class SnippetFile:
     launch: tuple[str, ...] = ()  # e.g. ("torchrun", "--nproc_per_node=2")
     timeout_s: int = DEFAULT_TIMEOUT_S
     sections: tuple[Section, ...] = field(default=())
+    requires: tuple[str, ...] = ()  # from `# requires:`, e.g. ("cuda",) or ("checkout",)
 
     @property
     def rel(self) -> str:
@@ -62,6 +64,16 @@ class SnippetFile:
     @property
     def launched(self) -> bool:
         return bool(self.launch)
+
+    @property
+    def needs_cuda(self) -> bool:
+        """Whether it runs only where CUDA is available (`# requires: cuda`)."""
+        return self.devices == ("cuda",)
+
+    @property
+    def needs_checkout(self) -> bool:
+        """Whether it reads files of this repository, so that it runs only inside a checkout."""
+        return "checkout" in self.requires
 
 
 def project_root(path: Path) -> Path | None:
@@ -85,19 +97,24 @@ def load(path: Path) -> SnippetFile:
 @functools.lru_cache(maxsize=1024)
 def _parse(path: Path, source: str) -> SnippetFile:
     directives = _read_directives(path, source)
-    requires = directives.get("requires")
-    if requires not in (None, "cuda"):
-        raise SnippetFormatError(f"{path}: `# requires:` takes only `cuda`, got {requires!r}")
-    if requires == "cuda":
+    requires = tuple(r for r in re.split(r"[,\s]+", directives.get("requires", "")) if r)
+    unknown = [r for r in requires if r not in KNOWN_REQUIREMENTS]
+    if unknown:
+        raise SnippetFormatError(
+            Problem(path, 1, f"`# requires:` takes {', '.join(KNOWN_REQUIREMENTS)}, got {unknown}")
+        )
+    if "cuda" in requires:
         devices: tuple[str, ...] = ("cuda",)
     else:
         devices = tuple(d for d in re.split(r"[,\s]+", directives.get("devices", "cpu")) if d)
     unknown = [d for d in devices if d not in KNOWN_DEVICES]
     if unknown:
-        raise SnippetFormatError(f"{path}: unknown device(s) {unknown} in `# devices:`")
+        raise SnippetFormatError(Problem(path, 1, f"unknown device(s) {unknown} in `# devices:`"))
     launch = tuple(shlex.split(directives.get("launch", "")))
     if launch and launch[0] != "torchrun":
-        raise SnippetFormatError(f"{path}: `# launch:` supports `torchrun ...` only, got {launch}")
+        raise SnippetFormatError(
+            Problem(path, 1, f"`# launch:` supports `torchrun ...` only, got {launch}")
+        )
     return SnippetFile(
         path=path,
         source=source,
@@ -105,53 +122,40 @@ def _parse(path: Path, source: str) -> SnippetFile:
         launch=launch,
         timeout_s=int(directives.get("timeout", DEFAULT_TIMEOUT_S)),
         sections=tuple(read_sections(path, source)),
+        requires=requires,
     )
+
+
+def _header_length(source: str) -> int:
+    """Lines before the first statement: comments, blank lines and the module docstring.
+
+    Read with the tokenizer, not the parser, so that a file with a syntax error
+    further down (saved while editing) still has its directives: the run then
+    fails at that line, as one snippet's failure, and nothing else stops.
+    """
+    docstring_allowed = True
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING):
+                continue
+            if token.type == tokenize.STRING and docstring_allowed:
+                docstring_allowed = False
+                continue
+            return token.start[0] - 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return len(source.splitlines())
 
 
 def _read_directives(path: Path, source: str) -> dict[str, str]:
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        raise SnippetFormatError(f"{path}:{exc.lineno}: {exc.msg}") from exc
-    first_code_line = next(
-        (
-            node.lineno
-            for node in tree.body
-            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
-        ),
-        len(source.splitlines()) + 1,
-    )
     directives: dict[str, str] = {}
-    for lineno, line in enumerate(source.splitlines()[: first_code_line - 1], start=1):
+    for lineno, line in enumerate(source.splitlines()[: _header_length(source)], start=1):
         match = _DIRECTIVE.match(line)
         if not match or match["key"] not in _DIRECTIVE_KEYS:
             continue
         if match["key"] in directives:
-            raise SnippetFormatError(f"{path}:{lineno}: directive `{match['key']}` given twice")
+            raise SnippetFormatError(
+                Problem(path, lineno, f"directive `{match['key']}` given twice")
+            )
         directives[match["key"]] = match["value"]
     return directives
-
-
-def sections_module(path: Path, *names: str, module_name: str | None = None) -> types.ModuleType:
-    """Run the named sections of a snippet file, in the order given, as one fresh module.
-
-    For code outside the page that must use exactly what the page shows (a benchmark
-    timing the page's pipeline, a test of a helper the page defines). Each section runs
-    dedented, compiled under the snippet's path with its own line numbers, so
-    tracebacks point at the snippet. With `module_name` the module is registered in
-    sys.modules, so that classes it defines pickle by reference (DataLoader workers).
-    """
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    found = {s.name: s for s in read_sections(path, source)}
-    module = types.ModuleType(module_name or f"sections_of_{path.stem}")
-    module.__file__ = str(path)
-    if module_name:
-        sys.modules[module_name] = module
-    for name in names:
-        section = found[name]
-        body = textwrap.dedent("\n".join(lines[section.start_line : section.end_line - 1]))
-        code = "\n" * section.start_line + body  # keep the snippet's line numbers
-        # dont_inherit: run as the page shows it, without the caller's `from __future__` flags
-        exec(compile(code, str(path), "exec", dont_inherit=True), module.__dict__)  # noqa: S102
-    return module

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import markdown as python_markdown
 
-from docverify import boxes
+from docverify import boxes, front_matter, proofs
 from docverify.embeds import find_embeds, find_fences
 from docverify.languages import TRANSLATIONS, source_pages, twin
 from docverify.paths import REPO_ROOT
@@ -33,7 +33,6 @@ _HEADING = re.compile(
     r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)(?:[ \t]*\{[ \t]*#(?P<id>[^ }]+)[ \t]*\})?[ \t]*$"
 )
 _MARKER = re.compile(r"<!--\s*[-\w/]+\s*-->")
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -49,10 +48,10 @@ def headings(markdown: str) -> list[Heading]:
     in_code = {
         n for f in find_fences("", markdown) for n in range(f.line, f.line + len(f.body) + 2)
     }
-    body_start = markdown[: m.end()].count("\n") if (m := _FRONT_MATTER.match(markdown)) else 0
+    body_start = front_matter.body_line(markdown)
     found = []
     for n, line in enumerate(markdown.splitlines(), start=1):
-        if n <= body_start or n in in_code:
+        if n < body_start or n in in_code:
             continue
         if match := _HEADING.match(line):
             found.append(Heading(n, len(match["hashes"]), match["text"], match["id"]))
@@ -85,8 +84,8 @@ def _box_signature(page: str, markdown: str) -> list[tuple[int, str, tuple[str, 
 
 def question_block(page: str, markdown: str, lang: str) -> boxes.Box | None:
     """The "questions this page answers" box, when it comes before any other content."""
-    body = _FRONT_MATTER.sub("", markdown)
-    offset = markdown.count("\n", 0, len(markdown) - len(body))
+    _, body = front_matter.split(markdown)
+    offset = front_matter.body_line(markdown) - 1
     found = [b for b in boxes.find_boxes(page, body) if b.kind == "question"]
     if not found:
         return None
@@ -125,13 +124,16 @@ def differences(page: str, english: str, translation: str, lang: str) -> list[st
     def marker_list(text: str) -> list:
         return [(text.count("\n", 0, m.start()) + 1, m[0]) for m in _MARKER.finditer(text)]
 
+    def proof_list(text: str, name: str) -> list:
+        # The same checks, in the same order (`{-}`, not a claim, may differ with the wording).
+        return [(m.line, m.names) for m in proofs.markers(name, text) if m.names]
+
     def heading_list(text: str) -> list:
         # The title's anchor is not compared: nothing links to it.
         pairs = zip(headings(text), anchors(text), strict=True)
         return [(h.line, h.level, a if h.level > 1 else "") for h, a in pairs]
 
-    front = (_FRONT_MATTER.match(english) or [""])[0], (_FRONT_MATTER.match(translation) or [""])[0]
-    if front[0] != front[1]:
+    if front_matter.split(english)[0] != front_matter.split(translation)[0]:
         problems.append(f"{other}:1: front matter differs from {page}")
     compare("embed", embed_list(english, page), embed_list(translation, other), lambda x: x[0])
     compare("heading", heading_list(english), heading_list(translation), lambda x: x[0])
@@ -139,6 +141,7 @@ def differences(page: str, english: str, translation: str, lang: str) -> list[st
         "box", _box_signature(page, english), _box_signature(other, translation), lambda x: x[0]
     )
     compare("marker", marker_list(english), marker_list(translation), lambda x: x[0])
+    compare("proof link", proof_list(english, page), proof_list(translation, other), lambda x: x[0])
     for name, text, language in ((page, english, "en"), (other, translation, lang)):
         block = question_block(name, text, language)
         if block is None:

@@ -1,9 +1,5 @@
-"""The machinery that runs every snippet and checks every `#>` line.
+"""The pytest side of the machinery: options, marks, the report, the order of tests.
 
-Snippet files and their directives are read by docverify.snippets (shared with
-the MkDocs hooks). Modules here, each with one job:
-- print_capture: record what a snippet prints; rewrite/compare its `#>` lines
-- isolation: the sandbox one in-process run gets (seeds, warnings, network, time)
-- run_snippet: run one snippet in-process or under torchrun, on one device
-- plugin: pytest options and markers (registered by tests/conftest.py)
+The runner itself (print capture, isolation, in-process and torchrun runs) is in
+src/docverify, shared with live verification; see CONTRIBUTING.md's map.
 """

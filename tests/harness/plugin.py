@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from docverify import verification
+from docverify import report as snippet_report
+from docverify.output_diffs import LineDiff, pinned_torch, render
 from docverify.snippets import SnippetFile
-from harness.output_diffs import LineDiff, pinned_torch, render
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-_results: list[verification.SnippetResult] = []
+_results: list[snippet_report.SnippetResult] = []
 _root = Path.cwd()  # the checkout under test: config.rootpath, set in pytest_configure
 _output_diffs: list[LineDiff] = []
 
@@ -58,10 +58,13 @@ def pytest_configure(config: pytest.Config) -> None:
     reports = config.getoption("--reports-dir") or _root / ".reports"
     config.snippets_root = Path(snippets).resolve()
     config.reports_dir = Path(reports).resolve()
-    # pytest-xdist registers this marker; without it (`-p no:xdist`) it must still be known.
-    config.addinivalue_line(
-        "markers", "xdist_group(name): tests that share one worker under `--dist loadgroup`"
-    )
+    # The marks test_snippets.py gives its cases (selected by `make verify-gpu`).
+    for mark in (
+        "cuda: needs a CUDA device; skipped with a reason where none is present",
+        "device_dependent: output may change with whether CUDA is present (`make verify-gpu`)",
+        "torchrun: launched as several processes with torchrun rather than run in-process",
+    ):
+        config.addinivalue_line("markers", mark)
 
 
 def cuda_available() -> bool:
@@ -86,7 +89,7 @@ def pytest_runtest_call(item: pytest.Item) -> None:
     callspec = getattr(item, "callspec", None)
     snippet = callspec.params.get("snippet") if callspec else None
     if isinstance(snippet, SnippetFile):
-        sha256 = verification.verified_sha256(snippet.path, snippet.source)
+        sha256 = snippet_report.verified_sha256(snippet.path, snippet.source)
         item.user_properties.append(("sha256", sha256))
 
 
@@ -103,7 +106,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if Path(props["snippet"]).is_absolute():
         return  # outside the repository: a throw-away snippet, e.g. of the harness's own tests
     _results.append(
-        verification.SnippetResult(
+        snippet_report.SnippetResult(
             snippet=props["snippet"],
             device=props["device"],
             outcome=report.outcome,
@@ -111,7 +114,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             duration_s=round(report.duration, 3),
             sha256=props.get("sha256", ""),
             page_program_sha256=props.get("page_program_sha256", ""),
-            **verification.run_environment(_root),
+            executed_lines=tuple(props.get("executed_lines", ())),
+            **snippet_report.run_environment(_root),
         )
     )
 
@@ -123,7 +127,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return  # xdist workers leave the writing to the controller
     if session.config.getoption("update_examples"):
         return  # outputs were rewritten, not verified
-    verification.merge_results(_results, session.config.reports_dir, root=_root)
+    snippet_report.merge_results(_results, session.config.reports_dir, root=_root)
     _results.clear()
 
 

@@ -1,37 +1,50 @@
 """Start the longest tests first, so that two workers finish together (loaded by conftest).
 
 pytest-xdist hands tests out in collection order. A long test collected late
-(a torchrun launch, the browser group) then runs while the other worker has
-nothing left, and the suite waits for it. This hook moves, before anything
-else, the browser group (one built site and one browser for all its tests) and
-then the snippet cases by how long each took in the last verification report
-(.reports/cpu.json). The order is the same on every worker (xdist requires
-it): each reads the same report at collection. Without a report (a fresh
-clone), snippets that declare a longer `# timeout:` go first.
+(a torchrun launch, the built-site tests) then runs while the other worker has
+nothing left, and the suite waits for it. This hook moves the tests that need
+the built site first (the first of them builds it), then the snippet cases by
+how long each took in the last verification report (.reports/cpu.json).
+
+xdist requires every worker to collect the same tests in the same order, and
+the report can change during the run (`mkdocs serve` writes it on a save). So
+the controller reads it once and hands the durations to each worker
+(`pytest_configure_node`, xdist's public hook); a run without xdist reads it
+itself. Without a report (a fresh clone), snippets that declare a longer
+`# timeout:` go first.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from docverify import verification
+from docverify import report
 from docverify.snippets import DEFAULT_TIMEOUT_S
+
+
+def durations(config: pytest.Config) -> dict[str, float]:
+    """`snippet[device]` -> seconds, from the report as the run started."""
+    if hasattr(config, "workerinput"):
+        return config.workerinput["snippet_durations"]
+    root = config.rootpath
+    return {
+        f"{r.snippet}[{r.device}]": r.duration_s
+        for device in report.load_all(config.reports_dir, root=root).values()
+        for r in device.values()
+    }
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    node.workerinput["snippet_durations"] = durations(node.config)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    reports_dir = getattr(config, "reports_dir", None)
-    if reports_dir is None:
-        return
-    root = config.rootpath
-    durations = {
-        (r.snippet, r.device): r.duration_s
-        for device in verification.DEVICES
-        for r in verification.load_results(device, reports_dir, root=root).values()
-    }
+    seconds = durations(config)
 
     def expected_seconds(item: pytest.Item) -> float:
-        if any(item.iter_markers("xdist_group")):
+        if "built_site" in getattr(item, "fixturenames", ()):
             return float("inf")
         callspec = getattr(item, "callspec", None)
         snippet = callspec.params.get("snippet") if callspec else None
@@ -39,6 +52,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             return 0.0
         # Without a report (a fresh clone), a declared `# timeout:` marks the slow ones.
         guess = snippet.timeout_s / 10 if snippet.timeout_s != DEFAULT_TIMEOUT_S else 0.0
-        return durations.get((snippet.rel, callspec.params.get("device")), guess)
+        return seconds.get(f"{snippet.rel}[{callspec.params.get('device')}]", guess)
 
     items.sort(key=expected_seconds, reverse=True)  # stable: ties keep collection order

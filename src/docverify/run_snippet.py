@@ -13,42 +13,70 @@ import signal
 import subprocess
 import sys
 import types
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from docverify import isolation
+from docverify.line_trace import lines_executed
+from docverify.print_capture import PrintRecord, PrintRecorder
 from docverify.snippets import SnippetFile
-from harness import isolation
-from harness.print_capture import PrintRecord, PrintRecorder
 
-TESTS_DIR = Path(__file__).resolve().parents[1]  # the tests/ this harness belongs to
+SRC_DIR = Path(__file__).resolve().parents[1]  # the src/ this runner belongs to
 
 
-def run_in_process(snippet: SnippetFile, device: str, workdir: Path) -> list[PrintRecord]:
-    """Execute the snippet as `__main__`; exceptions propagate with the snippet's own file:line."""
+def run_in_process(
+    snippet: SnippetFile, device: str, workdir: Path, executed: set[int] | None = None
+) -> list[PrintRecord]:
+    """Execute the snippet as `__main__`; exceptions propagate with the snippet's own file:line.
+
+    `executed`, if given, receives the lines of the snippet file that ran
+    (docverify.line_trace), in this process and the processes it forks.
+    """
     __tracebackhide__ = True
     path = snippet.path.resolve()
     # Compiled under its real path, so tracebacks and `#>` positions name the snippet file.
     code = compile(snippet.source, str(path), "exec", dont_inherit=True)
+    with isolated_main(snippet, device, workdir, executed) as (module, recorder):
+        exec(code, module.__dict__)
+    return recorder.records
+
+
+@contextmanager
+def isolated_main(
+    snippet: SnippetFile, device: str, workdir: Path, executed: set[int] | None = None
+) -> Iterator[tuple[types.ModuleType, PrintRecorder]]:
+    """A fresh `__main__` for the snippet and its print recorder, inside every isolation guard.
+
+    The caller executes code in the module's namespace (run_in_process: the whole
+    file; docverify.matrix_record: one top-level statement at a time).
+    """
+    path = snippet.path.resolve()
     module = types.ModuleType("__main__")
     module.__file__ = str(path)
     recorder = PrintRecorder(path)
     saved_main = sys.modules["__main__"]
+    # As a reader's download runs: from an empty folder. Unless the snippet declares
+    # `# requires: checkout`, argv[0] names a file in the scratch folder, so that code
+    # which finds this repository from its own path fails here, as it would there.
+    argv0 = path if snippet.needs_checkout else workdir / path.name
     with ExitStack() as guards:
-        guards.enter_context(isolation.process_state(path, workdir, device))
+        guards.enter_context(isolation.process_state(path, workdir, device, argv0=argv0))
         guards.enter_context(isolation.torch_globals_restored())
         guards.enter_context(isolation.fresh_random_state())
         guards.enter_context(isolation.network_blocked())
         guards.enter_context(isolation.warnings_are_errors())
         guards.enter_context(isolation.time_limit(snippet.timeout_s, snippet.rel))
         guards.enter_context(recorder.installed())
+        if executed is not None:
+            guards.enter_context(lines_executed(path, executed))
         # Classes defined by the snippet must be picklable (DataLoader workers).
         sys.modules["__main__"] = module
         try:
-            exec(code, module.__dict__)
+            yield module, recorder
         finally:
             sys.modules["__main__"] = saved_main
-    return recorder.records
 
 
 @dataclass(frozen=True)
@@ -56,22 +84,32 @@ class LaunchResult:
     returncode: int
     output: str  # stdout and stderr of the launcher and all ranks
     records: dict[int, list[PrintRecord]]  # prints per rank
+    executed: frozenset[int] = frozenset()  # lines of the snippet any rank ran
 
     def rank_output(self, rank: int) -> str:
         return "\n".join(record.text for record in self.records.get(rank, []))
 
 
-def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResult:
-    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only."""
+def run_launched(
+    snippet: SnippetFile,
+    device: str,
+    workdir: Path,
+    *,
+    launcher: str = "docverify.launched_entry",
+) -> LaunchResult:
+    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only.
+
+    `launcher`: the module run as torchrun (docverify.matrix_launch records per statement).
+    """
     capture_dir = workdir / "prints"
     capture_dir.mkdir(parents=True, exist_ok=True)
-    # torchrun's own launcher, with ranks forked from it (torch imported once, not per rank).
+    # torchrun's own parser and launcher, with a recording entry point (docverify.launched_entry);
+    # it sets up what `--standalone` does: a free local port, so parallel tests never collide.
     command = [
         sys.executable,
         "-m",
-        "harness.fork_launch",
+        launcher,
         *snippet.launch[1:],
-        "--standalone",  # a free local port per launch, so parallel tests never collide
         "--max-restarts=0",
         f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run
         str(snippet.path.resolve()),
@@ -80,7 +118,7 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
     env = {
         **os.environ,
         "NOTES_DEVICE": device,
-        "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join([str(SRC_DIR), os.environ.get("PYTHONPATH", "")]),
         "PYTHONUNBUFFERED": "1",
         "PYTHONWARNINGS": "error",
         "OMP_NUM_THREADS": "1",
@@ -102,10 +140,9 @@ def run_launched(snippet: SnippetFile, device: str, workdir: Path) -> LaunchResu
         raise isolation.SnippetTimeoutError(
             f"{snippet.rel} under torchrun ran longer than {snippet.timeout_s} s:\n{output}"
         ) from None
-    records = {
-        int(path.stem.removeprefix("rank")): [
-            PrintRecord(**item) for item in json.loads(path.read_text(encoding="utf-8"))
-        ]
-        for path in capture_dir.glob("rank*.json")
-    }
-    return LaunchResult(proc.returncode, output, records)
+    records, executed = {}, set()
+    for path in capture_dir.glob("rank*.json"):
+        rank = json.loads(path.read_text(encoding="utf-8"))
+        records[int(path.stem.removeprefix("rank"))] = [PrintRecord(**r) for r in rank["prints"]]
+        executed.update(rank["executed"])
+    return LaunchResult(proc.returncode, output, records, frozenset(executed))

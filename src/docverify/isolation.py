@@ -11,7 +11,6 @@ import ipaddress
 import os
 import random
 import signal
-import socket
 import sys
 import warnings
 from collections.abc import Iterator
@@ -41,39 +40,35 @@ def _is_local_host(host: object) -> bool:
         return False
 
 
+_network_blocked = False
+
+
+def _refuse_network(event: str, args: tuple) -> None:
+    """An audit hook (PEP 578): while a snippet runs, refuse sockets to other hosts."""
+    if not _network_blocked:
+        return
+    if event == "socket.getaddrinfo" and not _is_local_host(args[0]):
+        raise NetworkBlockedError(f"snippets must not use the network (looked up {args[0]!r})")
+    address = args[1] if event == "socket.connect" else None
+    if isinstance(address, tuple) and not _is_local_host(address[0]):
+        raise NetworkBlockedError(f"snippets must not use the network (tried {address!r})")
+
+
+# Audit hooks cannot be removed, so one is added for the process and is on only
+# inside `network_blocked()`. Python raises these events for every socket, from
+# C or Python, so no function needs replacing.
+sys.addaudithook(_refuse_network)
+
+
 @contextmanager
 def network_blocked() -> Iterator[None]:
     """Only loopback and Unix sockets work: downloads fail fast with a clear error."""
-    real_connect = socket.socket.connect
-    real_connect_ex = socket.socket.connect_ex
-    real_getaddrinfo = socket.getaddrinfo
-
-    def check(address: object) -> None:
-        if isinstance(address, tuple) and not _is_local_host(address[0]):
-            raise NetworkBlockedError(f"snippets must not use the network (tried {address!r})")
-
-    def connect(self, address):
-        check(address)
-        return real_connect(self, address)
-
-    def connect_ex(self, address):
-        check(address)
-        return real_connect_ex(self, address)
-
-    def getaddrinfo(host, *args, **kwargs):
-        if not _is_local_host(host):
-            raise NetworkBlockedError(f"snippets must not use the network (looked up {host!r})")
-        return real_getaddrinfo(host, *args, **kwargs)
-
-    socket.socket.connect = connect
-    socket.socket.connect_ex = connect_ex
-    socket.getaddrinfo = getaddrinfo
+    global _network_blocked
+    saved, _network_blocked = _network_blocked, True
     try:
         yield
     finally:
-        socket.socket.connect = real_connect
-        socket.socket.connect_ex = real_connect_ex
-        socket.getaddrinfo = real_getaddrinfo
+        _network_blocked = saved
 
 
 @contextmanager
@@ -209,11 +204,13 @@ def _close_figures() -> None:
 
 
 @contextmanager
-def process_state(path: Path, workdir: Path, device: str) -> Iterator[None]:
-    """argv, cwd, environment and sys.path as for `python <path>`, restored afterwards."""
+def process_state(
+    path: Path, workdir: Path, device: str, *, argv0: Path | None = None
+) -> Iterator[None]:
+    """argv, cwd, environment and sys.path as for `python <argv0 or path>`, restored afterwards."""
     saved_argv, saved_path, saved_env = sys.argv[:], sys.path[:], os.environ.copy()
-    saved_cwd = Path.cwd()
-    sys.argv = [str(path)]
+    saved_cwd, saved_modules = Path.cwd(), set(sys.modules)
+    sys.argv = [str(argv0 or path)]
     sys.path.insert(0, str(path.parent))
     os.environ["NOTES_DEVICE"] = device
     os.chdir(workdir)
@@ -224,3 +221,18 @@ def process_state(path: Path, workdir: Path, device: str) -> Iterator[None]:
         sys.argv, sys.path[:] = saved_argv, saved_path
         os.environ.clear()
         os.environ.update(saved_env)
+        _forget_local_modules(saved_modules, (path.parent, workdir))
+
+
+def _forget_local_modules(before: set[str], folders: tuple[Path, ...]) -> None:
+    """Unload modules the run imported from the snippet's folder or its working directory.
+
+    A helper next to a snippet (`_image_grid.py`) must be imported afresh by the
+    next snippet, as in a new interpreter. Everything else the run imported stays:
+    torch loads submodules lazily, and a C extension cannot be imported twice.
+    """
+    roots = [folder.resolve() for folder in folders]
+    for name in set(sys.modules) - before:
+        origin = getattr(sys.modules[name], "__file__", None)
+        if origin and any(Path(origin).resolve().is_relative_to(root) for root in roots):
+            del sys.modules[name]

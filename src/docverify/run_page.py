@@ -3,7 +3,7 @@
 The program (docverify.page_program) is written to `<workdir>/<page>.py`, the
 file a reader downloads, and run by the snippet harness: in-process in a fresh
 `__main__` with the same isolation guards as every snippet
-(harness.run_snippet.run_in_process), or under torchrun when the page shows a
+(docverify.run_snippet.run_in_process), or under torchrun when the page shows a
 launched script. Its prints are compared with the `#>` lines the page shows;
 a failure names the page and the snippet file:line of the offending code.
 """
@@ -16,9 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from docverify.page_program import PageProgram
+from docverify.print_capture import expected_source, output_mismatch
+from docverify.run_snippet import run_in_process, run_launched
 from docverify.snippets import SnippetFile
-from harness.print_capture import expected_source, output_mismatch
-from harness.run_snippet import run_in_process, run_launched
 
 
 class PageProgramError(AssertionError):
@@ -77,9 +77,7 @@ def run_page_program(program: PageProgram, device: str, workdir: Path) -> None:
     expected = expected_source(program.source, path, records)
     mismatch = output_mismatch(program.page, program.source, expected)
     if mismatch:
-        found = re.match(rf"{re.escape(program.page)}:(\d+):", mismatch)
-        at = program.where(int(found[1])) if found else program.page
-        diff = mismatch[mismatch.index("\n---") + 1 :] if "\n---" in mismatch else mismatch
+        at, diff = program.where(mismatch.line), mismatch.diff
         raise PageProgramError(
             f"{at}: run on its own, the page's code prints something else than the `#>` lines "
             "the page shows (code it hides, or the order of its blocks, changes what it prints; "

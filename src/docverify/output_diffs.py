@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-_OUTPUT = re.compile(r"^\s*#>(?: |$)")
+from docverify.print_capture import OUTPUT_LINE
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ def output_line_diffs(snippet: str, device: str, written: str, expected: str) ->
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        shown = tuple(line.strip() for line in old[i1:i2] if _OUTPUT.match(line))
-        printed = tuple(line.strip() for line in new[j1:j2] if _OUTPUT.match(line))
+        shown = tuple(line.strip() for line in old[i1:i2] if OUTPUT_LINE.match(line))
+        printed = tuple(line.strip() for line in new[j1:j2] if OUTPUT_LINE.match(line))
         if shown or printed:
             diffs.append(LineDiff(snippet, device, i1 + 1, shown, printed))
     return diffs

@@ -11,12 +11,15 @@ Each result records the sha256 of the snippet file's bytes it verified (and of
 the page program, where a result carries one), so a badge never vouches for
 code edited since: `is_current` compares the recorded hash with the file now.
 `mkdocs serve` with live verification (docverify.live) writes results too,
-marked `via="mkdocs serve"`.
+marked `via="mkdocs serve"`; writers take a lock on the report, so that a
+live result written during a test run is not lost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import fcntl
 import functools
 import hashlib
 import json
@@ -31,9 +34,9 @@ from docverify.paths import REPO_ROOT
 
 REPORTS_DIR = REPO_ROOT / ".reports"
 DEVICES = ("cpu", "cuda")
-# 2: content hashes (sha256, page_program_sha256) and `via`. A report of another
-# schema is ignored: without hashes it cannot say what it verified.
-SCHEMA = 2
+# 3: content hashes (sha256, page_program_sha256), `via` and the executed lines. A
+# report of another schema is ignored: it cannot say what it verified.
+SCHEMA = 3
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class SnippetResult:
     # Of the page program (docverify.page_program) a result also verified; "" = none.
     page_program_sha256: str = ""
     via: str = "pytest"  # or "mkdocs serve": a live re-run on save (docverify.live)
+    # Lines of the snippet file the run executed (docverify.line_trace): a proof link
+    # to a line not among them points at a check that did not run.
+    executed_lines: tuple[int, ...] = ()
 
 
 def content_sha256(data: bytes) -> str:
@@ -116,7 +122,7 @@ def run_environment(root: Path = REPO_ROOT) -> dict[str, str]:
     from docverify.machine import describe_machine
 
     return {
-        "date": dt.datetime.now(dt.UTC).date().isoformat(),
+        "date": dt.datetime.now(dt.timezone.utc).date().isoformat(),
         "commit": current_commit(root),
         "torch": torch.__version__.split("+")[0],
         "python": sys.version.split()[0],
@@ -139,26 +145,55 @@ def load_results(
     if data.get("schema") != SCHEMA:
         return {}
     return {
-        item["snippet"]: SnippetResult(**{**item, "sections": tuple(item["sections"])})
+        item["snippet"]: SnippetResult(
+            **{
+                **item,
+                "sections": tuple(item["sections"]),
+                "executed_lines": tuple(item["executed_lines"]),
+            }
+        )
         for item in data["results"]
         if (root / item["snippet"]).is_file()
     }
 
 
+def load_all(
+    reports_dir: Path = REPORTS_DIR, *, root: Path = REPO_ROOT
+) -> dict[str, dict[str, SnippetResult]]:
+    """Every device's stored results: {"cpu": {snippet: result}, "cuda": {...}}."""
+    return {device: load_results(device, reports_dir, root=root) for device in DEVICES}
+
+
+@contextlib.contextmanager
+def locked(path: Path):
+    """Hold an exclusive lock on `path` (created if missing) while the block runs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def merge_results(
     results: list[SnippetResult], reports_dir: Path = REPORTS_DIR, *, root: Path = REPO_ROOT
 ) -> None:
-    """Write the new results over the stored ones (of files still under `root`), per device."""
+    """Write the new results over the stored ones (of files still under `root`), per device.
+
+    Read, merge and write happen under one lock, so two writers (a test run and
+    `mkdocs serve`) each keep the other's results; the file is replaced
+    atomically, so a reader never sees half of it.
+    """
     for device in DEVICES:
         new = {r.snippet: r for r in results if r.device == device}
         if not new:
             continue
-        merged = {**load_results(device, reports_dir, root=root), **new}
-        items = sorted(merged.values(), key=lambda r: r.snippet)
         path = report_path(device, reports_dir)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"schema": SCHEMA, "device": device, "results": [asdict(r) for r in items]}
-        # Atomic: `mkdocs serve` (live verification) and a test run may both write.
-        partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-        os.replace(partial, path)
+        with locked(path.with_name(f".{path.name}.lock")):
+            merged = {**load_results(device, reports_dir, root=root), **new}
+            items = sorted(merged.values(), key=lambda r: r.snippet)
+            payload = {"schema": SCHEMA, "device": device, "results": [asdict(r) for r in items]}
+            partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            partial.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+            os.replace(partial, path)

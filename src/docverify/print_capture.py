@@ -15,13 +15,24 @@ import builtins
 import difflib
 import re
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 OUTPUT_PREFIX = "#>"
-_OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: |$)")
+# A `#>` line, and the output it shows (one place: output_diffs and notebook use it too).
+OUTPUT_LINE = re.compile(rf"^\s*{OUTPUT_PREFIX}(?: (?P<text>.*))?$")
+
+
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_TEMPORARY = re.compile(re.escape(tempfile.gettempdir()) + r"/[^/\s'\"]+")
+
+
+def normalised(text: str) -> str:
+    """`text` with memory addresses as `0x…` and fresh temporary folders as `<tmp>`."""
+    return _ADDRESS.sub("0x…", _TEMPORARY.sub("<tmp>", text))
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,11 @@ class PrintRecorder:
     print call that wrote their final newline: `print("a", end="")` then
     `print("b")` is one output line `ab`, shown under `print("b")`. Text still
     without a newline when recording stops belongs to the last print that wrote it.
+
+    Two things differ on every run and are recorded in a fixed form (`normalised`):
+    a memory address (`0x7f3a…`, as in a default repr) and a path in a fresh
+    temporary folder (`/tmp/tmpk3j2ab/model.pt`), so that an error message that
+    names them can be shown and checked.
     """
 
     def __init__(self, path: Path, *, echo: bool = False) -> None:
@@ -66,7 +82,7 @@ class PrintRecorder:
             # print()'s own TypeError ("sep must be None or a string, not int").
             self._real_print(sep=sep, end=end, file=_NOWHERE)
         text = sep.join(str(arg) for arg in args) + end
-        self._write(line, text)
+        self._write(line, normalised(text))
         if self._echo:
             self._real_print(text, end="", flush=flush)
 
@@ -133,56 +149,54 @@ def print_call_end(tree: ast.Module, line: int) -> tuple[int, int]:
     return call.end_lineno or line, call.col_offset
 
 
-def source_with_outputs(source: str, path: Path, records: list[PrintRecord]) -> str:
-    """`source` with every `#>` block replaced by what the recorded prints wrote."""
+def expected_source(source: str, path: Path, records: list[PrintRecord]) -> str:
+    """The snippet as it must read after a run: every `#>` line written anew from what ran.
+
+    One pass over the file as it is: the `#>` lines it has are left out, and under
+    the last line of each print call that printed, its output is written. So a stale
+    block (a print that printed nothing, a statement inserted between a print and
+    its output) is gone, and line numbers never refer to a text already changed.
+    """
     tree = ast.parse(source, filename=str(path))
-    lines = source.splitlines()
-    # Walk bottom-up so that inserting lines never shifts a position still to visit.
-    by_line: dict[int, list[str]] = {}
+    under: dict[int, tuple[int, list[str]]] = {}  # last line of a print call -> (column, text)
     for record in records:
-        by_line.setdefault(record.line, []).append(record.text)
-    for print_line in sorted(by_line, reverse=True):
-        last_line, col = print_call_end(tree, print_line)
-        index = last_line  # 0-based index of the line after the print call
-        while index < len(lines) and _OUTPUT_LINE.match(lines[index]):
-            del lines[index]
-        indent = " " * col
-        output = "\n".join(by_line[print_line]).split("\n")
-        lines[index:index] = [f"{indent}{OUTPUT_PREFIX} {text}".rstrip() for text in output]
+        last_line, col = print_call_end(tree, record.line)
+        under.setdefault(last_line, (col, []))[1].append(record.text)
+    lines: list[str] = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        if OUTPUT_LINE.match(line):
+            continue
+        lines.append(line)
+        if number in under:
+            col, texts = under[number]
+            output = "\n".join(texts).split("\n")
+            lines += [f"{' ' * col}{OUTPUT_PREFIX} {text}".rstrip() for text in output]
     return "\n".join(lines) + "\n"
 
 
-def strip_unprinted_outputs(source: str, records: list[PrintRecord], path: Path) -> str:
-    """Drop `#>` blocks under prints that printed nothing this run (stale output)."""
-    tree = ast.parse(source, filename=str(path))
-    printed_after = {print_call_end(tree, r.line)[0] for r in records}
-    kept: list[str] = []
-    lines = source.splitlines()
-    for i, line in enumerate(lines):
-        if _OUTPUT_LINE.match(line):
-            block_start = i
-            while block_start > 0 and _OUTPUT_LINE.match(lines[block_start - 1]):
-                block_start -= 1
-            if block_start not in printed_after:
-                continue
-        kept.append(line)
-    return "\n".join(kept) + "\n"
+@dataclass(frozen=True)
+class Mismatch:
+    """Written `#>` lines that differ from what ran: where the first difference is, and the diff."""
+
+    file: str
+    line: int  # of the first differing line, in the text as written
+    diff: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}:{self.line}: `#>` output lines differ from what the snippet printed.\n"
+            f"If the change is deliberate, run `make update-examples`.\n{self.diff}"
+        )
 
 
-def expected_source(source: str, path: Path, records: list[PrintRecord]) -> str:
-    """The snippet as it must read after a run: outputs in place, stale ones gone."""
-    return source_with_outputs(strip_unprinted_outputs(source, records, path), path, records)
-
-
-def output_mismatch(rel_path: str, actual: str, expected: str) -> str | None:
-    """A report naming file:line and showing a diff, or None when they agree."""
+def output_mismatch(rel_path: str, actual: str, expected: str) -> Mismatch | None:
+    """Where `actual` (as written) and `expected` (as printed) differ, or None when they agree."""
     if actual == expected:
         return None
     actual_lines = actual.splitlines()
     expected_lines = expected.splitlines()
     matcher = difflib.SequenceMatcher(a=actual_lines, b=expected_lines, autojunk=False)
     first = next(op for op in matcher.get_opcodes() if op[0] != "equal")
-    line = first[1] + 1
     diff = "\n".join(
         difflib.unified_diff(
             actual_lines,
@@ -193,7 +207,4 @@ def output_mismatch(rel_path: str, actual: str, expected: str) -> str | None:
             n=2,
         )
     )
-    return (
-        f"{rel_path}:{line}: `#>` output lines differ from what the snippet printed.\n"
-        f"If the change is deliberate, run `make update-examples`.\n{diff}"
-    )
+    return Mismatch(rel_path, first[1] + 1, diff)

@@ -1,0 +1,31 @@
+"""mkdocs.yml, read the one way MkDocs reads it (`mkdocs.config.load_config`).
+
+For what needs the site's configuration outside a build: the pymdownx.snippets
+options that render an embed (docverify.sections), the nav, the hooks. Read
+once per checkout and process.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+
+@functools.cache
+def load(root: Path):
+    """The validated MkDocsConfig of the checkout `root`.
+
+    A folder without mkdocs.yml (a throw-away project in a test) is read with the
+    configuration of the checkout this package belongs to.
+    """
+    from mkdocs.config import load_config
+
+    from docverify.paths import REPO_ROOT
+
+    config = root / "mkdocs.yml"
+    return load_config(config_file=str(config if config.is_file() else REPO_ROOT / "mkdocs.yml"))
+
+
+def markdown_options(root: Path) -> dict:
+    """Each Markdown extension's options, by extension name (`mdx_configs`)."""
+    return dict(load(root)["mdx_configs"])

@@ -1,0 +1,195 @@
+"""Every claim links to the check that proves it (docverify.proofs, docverify.claims).
+
+Each content page, in both languages, has at least 95% of its claim sentences
+linked to a check line or standing in a "Not verified here" box; a section
+index page's table links every row. Each rule is tried on broken input: a
+marker that resolves to nothing, to a check the page does not show, to a line
+no run executed, or to another page's check from a content page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from docverify import claims, languages, proofs
+from docverify.page_program import content_pages
+from docverify.paths import DOCS_DIR, REPO_ROOT
+
+
+def _pages() -> list[str]:
+    found = []
+    for page in content_pages(REPO_ROOT):
+        found += [page, "docs/" + languages.twin(page.removeprefix("docs/"), "zh")]
+    return found
+
+
+@pytest.mark.parametrize("page", _pages())
+def test_a_content_page_links_its_claims_to_their_proofs(page: str) -> None:
+    markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
+    found = claims.sentences(page, markdown)
+    coverage = claims.coverage(page, markdown)
+    unproven = [f"{page}:{s.line}: {s.text[:90]}" for s in found if s.kind == claims.UNPROVEN]
+    assert coverage.share >= claims.TARGET, (
+        f"{page}: {coverage.share:.0%} of {coverage.claims} claims linked or boxed "
+        f"(target {claims.TARGET:.0%}); unproven:\n" + "\n".join(unproven)
+    )
+
+
+@pytest.mark.parametrize(
+    "index", sorted(DOCS_DIR.glob("*/index*.md")), ids=lambda p: p.relative_to(REPO_ROOT).as_posix()
+)
+def test_a_section_index_links_every_table_row(index: Path) -> None:
+    page = index.relative_to(REPO_ROOT).as_posix()
+    lines = index.read_text(encoding="utf-8").splitlines()
+    rule = set("|-: ")
+    rows = [
+        line
+        for line, following in zip(lines, [*lines[1:], ""], strict=True)
+        if line.startswith("|")
+        and not set(line) <= rule
+        and not (following.startswith("|") and set(following) <= rule)  # not a header
+    ]
+    unlinked = [row[:80] for row in rows if "{✓" not in row]
+    assert not unlinked, f"{page}: table rows without a proof link: {unlinked}"
+
+
+# --- the rules, tried on broken input -------------------------------------------------------
+
+
+def _site(tmp_path: Path, page: str) -> Path:
+    (tmp_path / "snippets" / "topic").mkdir(parents=True)
+    (tmp_path / "docs" / "topic").mkdir(parents=True)
+    (tmp_path / "snippets" / "topic" / "page.py").write_text(
+        "import torch\n\n# --8<-- [start:setup]\nx = torch.ones(2)\n# --8<-- [end:setup]\n\n"
+        "# --8<-- [start:sum]\nassert x.sum() == 2  # ✓ sums-to-two\n# --8<-- [end:sum]\n\n"
+        "assert x.mean() == 1  # ✓ not-shown\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "docs" / "topic" / "page.md").write_text(page, encoding="utf-8")
+    return tmp_path
+
+
+PAGE = '# Topic\n\n```python\n--8<-- "snippets/topic/page.py:setup"\n```\n\n```python\n--8<-- "snippets/topic/page.py:sum"\n```\n\n'
+
+
+def _problems(tmp_path: Path, prose: str) -> list[str]:
+    root = _site(tmp_path, PAGE + prose)
+    markdown = (root / "docs/topic/page.md").read_text(encoding="utf-8")
+    _, problems = proofs.resolve("docs/topic/page.md", markdown, root)
+    return [str(p) for p in problems]
+
+
+def test_a_marker_resolves_to_the_check_line_the_page_shows(tmp_path: Path) -> None:
+    root = _site(tmp_path, PAGE + "Two ones sum to two. {✓ sums-to-two}\n")
+    markdown = (root / "docs/topic/page.md").read_text(encoding="utf-8")
+    resolved, problems = proofs.resolve("docs/topic/page.md", markdown, root)
+    assert problems == []
+    ((marker, targets),) = resolved.items()
+    assert marker.line == 11
+    assert [(t.check.file, t.check.line) for t in targets] == [("snippets/topic/page.py", 8)]
+
+
+def test_a_marker_that_resolves_badly_fails_naming_page_and_line(tmp_path: Path) -> None:
+    prose = (
+        "One. {✓ no-such-check}\n\n"
+        "Two. {✓ not-shown}\n\n"
+        "Three. {✓ tensors/shapes:expand-write}\n\n"
+        "Four. {✓ tests/test_claims.py::test_no_such_test}\n"
+    )
+    assert _problems(tmp_path, prose) == [
+        "docs/topic/page.md:11: `{✓ no-such-check}` resolves to nothing: "
+        "no `# ✓ no-such-check` in the code the page shows",
+        "docs/topic/page.md:13: `{✓ not-shown}` is a check this page does not show "
+        "(snippets/topic/page.py:11)",
+        "docs/topic/page.md:15: `{✓ tensors/shapes:expand-write}`: a content page links only "
+        "to checks in its own code (another page's check: only from a section index page)",
+        "docs/topic/page.md:17: `{✓ tests/test_claims.py::test_no_such_test}`: no test "
+        "`test_no_such_test` in tests/test_claims.py",
+    ]
+
+
+def test_a_versions_link_goes_to_the_checks_block_in_the_version_matrix(tmp_path: Path) -> None:
+    from hooks import proof_links
+
+    root = _site(tmp_path, PAGE + "It holds on every tested torch. {✓ versions:sums-to-two}\n")
+    markdown = (root / "docs/topic/page.md").read_text(encoding="utf-8")
+    resolved, problems = proofs.resolve("docs/topic/page.md", markdown, root)
+    ((marker, (target,)),) = resolved.items()
+    assert problems == [] and target.versions and target.check.line == 8
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="topic/page.md"), url="topic/page/")
+    link = proof_links._link(target, page, None, "en")
+    assert 'href="#matrix-snippets-topic-page-py-8"' in link
+    assert proofs.unexecuted([target], {"snippets/topic/page.py": set()}) == []  # not a line
+
+
+def test_a_link_to_a_check_no_run_executed_is_reported() -> None:
+    check = proofs.Check("sums-to-two", "snippets/topic/page.py", 8)
+    target = proofs.Target(check, "docs/topic/page.md")
+    assert proofs.unexecuted([target], {"snippets/topic/page.py": {1, 2, 8}}) == []
+    assert proofs.unexecuted([target], {"snippets/topic/page.py": {1, 2}}) == [
+        "snippets/topic/page.py:8"
+    ]
+    assert proofs.unexecuted([target], {"snippets/topic/page.py": None}) == []  # no current run
+    gpu = proofs.Target(proofs.Check("x", "snippets/topic/page.py", 8, cuda_only=True), "p")
+    assert proofs.unexecuted([gpu], {"snippets/topic/page.py": {1}}) == []  # a GPU run's line
+
+
+def test_the_build_links_each_claim_and_marks_each_check_line(tmp_path: Path) -> None:
+    from mkdocs.exceptions import PluginError
+
+    from hooks import proof_links
+
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="topic/page.md"), url="topic/page/")
+    line = '<span id="__span-1-1"><span class="k">assert</span> <span class="c1"># ✓ sums-to-two</span>\n</span>'
+    html = f'<p>Two. <a class="proof-link" href="#proof-sums-to-two">✓</a></p><pre><code>{line}</code></pre>'
+    out = proof_links.on_post_page(html, page, {})
+    assert '<span id="__span-1-1"><a class="proof-anchor" id="proof-sums-to-two"></a>' in out
+    with pytest.raises(PluginError, match=r"docs/topic/page.md: #proof-sums-to-two"):
+        proof_links.on_post_page(html.replace("✓ sums-to-two", "no mark"), page, {})
+
+
+def test_a_check_only_a_gpu_runs_says_so_with_its_outcome() -> None:
+    from hooks import proof_links
+
+    check = proofs.Check("on-gpu", "snippets/tensors/gpu.py", 12, cuda_only=True)
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="tensors/gpu.md"), url="tensors/gpu/")
+    link = proof_links._link(proofs.Target(check, "docs/tensors/gpu.md"), page, None, "en")
+    assert "✓ checked on GPU only: not run yet" in link
+    assert "仅在 GPU 上检查：尚未运行" in proof_links._link(
+        proofs.Target(check, "docs/tensors/gpu.md"), page, None, "zh"
+    )
+
+
+def test_sentences_are_counted_as_linked_boxed_declared_or_unproven() -> None:
+    markdown = (
+        "# Title\n\n"
+        "*中文: 张量*\n\n"
+        "A summary of the page. {-} It proves one thing. {✓ a} It says another,\n"
+        "e.g. about `x.view()`. And a third without proof.\n\n"
+        "- a list item {✓ b}\n"
+        "- another\n\n"
+        "| what | shape |\n|---|---|\n| `x.t()` | 3×2 {✓ c} |\n\n"
+        '!!! unverified "Not verified here: several GPUs"\n'
+        "    **Why:** one GPU here. **Checked instead:** the CPU path.\n\n"
+        '!!! correction "Correction: a word"\n'
+        "    原文: 「复制」 (*copy*). Only `repeat` copies. {✓ d}\n\n"
+        "```python\nprint(1)\n```\n"
+    )
+    found = [(s.line, s.kind) for s in claims.sentences("docs/p.md", markdown)]
+    assert found == [
+        (5, claims.DECLARED),
+        (5, claims.LINKED),
+        (5, claims.UNPROVEN),  # "It says another, e.g. about `x.view()`." is one sentence
+        (6, claims.UNPROVEN),
+        (8, claims.LINKED),
+        (9, claims.UNPROVEN),
+        (13, claims.LINKED),
+        (16, claims.BOXED),
+        (16, claims.BOXED),
+        (19, claims.LINKED),
+    ]
+    coverage = claims.coverage("docs/p.md", markdown)
+    assert (coverage.claims, round(coverage.share, 2)) == (9, 0.67)

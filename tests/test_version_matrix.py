@@ -1,0 +1,273 @@
+"""The version matrix: its recorder, its records' staleness, and what the site shows from them.
+
+`make matrix` records per stack and per `#>` block what the snippets print
+(docverify.matrix_record); hooks/version_matrix.py shows it under each block. These
+tests run the recorder on small snippets of their own, and feed the hook records
+that are current, stale or missing, in a checkout of their own (tmp_path).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from docverify import matrix
+from docverify.matrix import BlockResult, FileRecord, StackResult, compare_blocks, shown_blocks
+from docverify.matrix_view import Matrix, _runs
+from docverify.paths import REPO_ROOT
+from docverify.snippets import load
+from docverify.stacks import stacks
+from hooks import version_matrix as hook
+
+SNIPPET = "snippets/demo/page.py"
+DEMO = '''"""A demo page."""
+
+# --8<-- [start:one]
+x = 2
+print(x)
+#> 2
+# --8<-- [end:one]
+
+# --8<-- [start:two]
+print(x + 1)
+#> 3
+# --8<-- [end:two]
+'''
+
+
+# --- the recorder ---------------------------------------------------------------------------
+
+
+def test_the_recorder_carries_on_past_a_raising_statement(tmp_path: Path) -> None:
+    from docverify.matrix_record import record_file
+
+    # A library's DeprecationWarning (here from `noisy`), hidden from a reader by
+    # Python's default filters, is not recorded; the snippet's own warnings are.
+    (tmp_path / "noisy.py").write_text(
+        "import warnings\n\ndef f():\n    warnings.warn('inner', DeprecationWarning)\n",
+        encoding="utf-8",
+    )
+    path = tmp_path / "demo.py"
+    path.write_text(
+        "import warnings, noisy; noisy.f()\n"
+        "x = 1\n"
+        "print(x)\n"
+        "#> 1\n"
+        "y = missing_name\n"  # line 5 raises: the rest still runs
+        "print(x + 1)\n"
+        "#> 3\n"  # prints 2: a difference
+        "print(y)\n"  # line 8: raises NameError itself
+        "#> 7\n"
+        "warnings.warn('old API', FutureWarning); warnings.warn('mine', DeprecationWarning)\n"
+        "print('end')\n"
+        "#> end\n",
+        encoding="utf-8",
+    )
+    record = record_file(load(path), "demo.py", has_cuda=False)
+    blocks = {b.line: b for b in record.blocks}
+    assert blocks[3] == BlockResult(3, "same")
+    assert blocks[6] == BlockResult(6, "prints", "2")
+    assert blocks[8].kind == "raises"
+    assert blocks[8].error == "NameError: name 'y' is not defined"
+    assert blocks[11] == BlockResult(11, "same")  # after two errors and a warning
+    assert [(e.line, e.error.split(":")[0]) for e in record.errors] == [
+        (5, "NameError"),
+        (8, "NameError"),
+    ]
+    assert [(w.line, w.error) for w in record.warnings] == [
+        (10, "FutureWarning: old API"),
+        (10, "DeprecationWarning: mine"),
+    ]
+
+
+def test_a_block_whose_print_never_ran_says_why() -> None:
+    source = "def f():\n    print('in f')\n    #> in f\n\n\nraise ValueError('no')\nf()\n"
+    errors = [matrix.StatementError(6, 6, "ValueError: no")]
+    assert shown_blocks(source, "x.py") == {2: "in f"}
+    [block] = compare_blocks(source, "x.py", [], errors)
+    assert (block.kind, block.error) == ("not_reached", "ValueError: no")
+
+
+def test_records_round_trip_and_a_broken_file_is_named(tmp_path: Path) -> None:
+    record = FileRecord(
+        SNIPPET,
+        "ab" * 32,
+        blocks=(BlockResult(5, "same"), BlockResult(10, "prints", "tensor([1])")),
+        errors=(matrix.StatementError(12, 13, "TypeError: x"),),
+    )
+    assert FileRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+    broken = tmp_path / "py3.11-torch2.4.1.json"
+    broken.write_text('{"schema": 1, "stack": "x"}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"py3\.11-torch2\.4\.1\.json: not a version-matrix"):
+        matrix.load_stack(broken)
+
+
+# --- what the site shows ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """A checkout with one snippet file and the real requirements (hence stacks)."""
+    shutil.copy(REPO_ROOT / "requirements.txt", tmp_path)
+    shutil.copy(REPO_ROOT / "requirements-docs.txt", tmp_path)
+    (tmp_path / "snippets" / "demo").mkdir(parents=True)
+    (tmp_path / SNIPPET).write_text(DEMO, encoding="utf-8")
+    return tmp_path
+
+
+def stack_name(root: Path, python: str, torch: str | None = None) -> str:
+    """The declared stack of that Python (and torch), as the pins of `root` name it."""
+    found = stacks(root / "requirements.txt")
+    return next(s.name for s in found if s.python == python and torch in (None, s.torch))
+
+
+def write_results(root: Path, differ: dict[str, list[BlockResult]] | None = None) -> None:
+    """A record of the file as it is now on every stack: same, or `differ[stack]`."""
+    sha = matrix.code_sha256((root / SNIPPET).read_text(encoding="utf-8"))
+    for stack in stacks(root / "requirements.txt"):
+        blocks = (differ or {}).get(stack.name) or [BlockResult(5, "same"), BlockResult(10, "same")]
+        record = FileRecord(SNIPPET, sha, blocks=tuple(blocks))
+        result = StackResult(stack.name, stack.python, stack.torch, {}, "2026-01-02", 1.0, {})
+        result = dataclasses.replace(result, files={SNIPPET: record})
+        matrix.write_stack(result, root / "docs/assets/generated/matrix" / f"{stack.name}.json")
+
+
+def lines_under(root: Path, section_lines: tuple[int, int], lang: str = "en") -> str:
+    found = Matrix.load(root)
+    return "\n".join(hook.block_lines(found, SNIPPET, *section_lines, [5], lang=lang))
+
+
+def test_a_current_record_gives_the_versions_where_the_block_holds(checkout: Path) -> None:
+    write_results(checkout)
+    text = lines_under(checkout, (3, 7))
+    assert "Same output on every tested version: torch 2.4–2.15 · Python 3.10–3.13" in text
+    assert 'id="matrix-snippets-demo-page-py-5"' in text  # a link can point at the block
+    assert "??? version-differs" not in text
+
+
+def test_a_stale_record_is_shown_as_stale_never_as_current(checkout: Path) -> None:
+    write_results(checkout)
+    assert "Same output" in lines_under(checkout, (3, 7))
+    # The file changes after `make matrix`: every stack's record is of other bytes.
+    (checkout / SNIPPET).write_text(DEMO.replace("x = 2", "x = 3"), encoding="utf-8")
+    text = lines_under(checkout, (3, 7))
+    assert "Same output" not in text
+    assert "the code changed since it was recorded (run `make matrix`)" in text
+    assert 'class="version-range stale"' in text
+
+
+def test_one_stale_stack_is_named_and_left_out_of_the_ranges(checkout: Path) -> None:
+    write_results(checkout)
+    py313 = stack_name(checkout, "3.13")
+    stale = checkout / f"docs/assets/generated/matrix/{py313}.json"
+    data = json.loads(stale.read_text(encoding="utf-8"))
+    data["files"][0]["sha256"] = "0" * 64  # recorded from other bytes
+    stale.write_text(json.dumps(data), encoding="utf-8")
+    text = lines_under(checkout, (3, 7))
+    assert "Same output on torch 2.4–2.15 · Python 3.10–3.12; changed since recorded on" in text
+    assert py313 in text
+
+
+def test_stacks_that_differ_get_a_fold_with_what_they_printed(checkout: Path) -> None:
+    raises = BlockResult(5, "raises", "", "AttributeError: module 'torch' has no attribute 'x'")
+    write_results(
+        checkout,
+        {
+            "py3.11-torch2.4.1": [raises, BlockResult(10, "same")],
+            "py3.11-torch2.6.0": [raises, BlockResult(10, "same")],
+            stack_name(checkout, "3.13"): [
+                BlockResult(5, "prints", "2*x_[1]"),
+                BlockResult(10, "same"),
+            ],
+        },
+    )
+    text = lines_under(checkout, (3, 7))
+    assert "Same output on torch 2.8–2.15 · Python 3.10–3.12" in text
+    assert '??? version-differs "torch 2.4–2.6 raises:"' in text
+    assert '??? version-differs "Python 3.13 prints:"' in text
+    # Recorded text is shown as it is: no Markdown emphasis or link from `*`, `_`, `[`.
+    assert "2&#42;x&#95;&#91;1&#93;" in text
+    # The second section holds everywhere.
+    assert "Same output on every tested version" in lines_under(checkout, (9, 12))
+    zh = lines_under(checkout, (3, 7), lang="zh")
+    assert "输出相同的版本：torch 2.8–2.15 · Python 3.10–3.12" in zh
+    assert '"torch 2.4–2.6 抛出异常："' in zh
+
+
+def test_a_page_says_where_all_its_blocks_hold(checkout: Path) -> None:
+    write_results(checkout, {"py3.11-torch2.4.1": [BlockResult(5, "prints", "0")]})
+    found = Matrix.load(checkout)
+    page = 'Title\n\n```python\n--8<-- "snippets/demo/page.py:one"\n```\n'
+    markdown, holds = hook.add_block_lines("docs/demo/page.md", page, found, "en", checkout)
+    assert hook.page_line(found, holds, "en") == (
+        '<p class="version-holds">Holds on torch 2.6–2.15 · Python 3.10–3.13; '
+        "on other versions see the marked blocks.</p>"
+    )
+    assert markdown.index("```\n") < markdown.index("Same output on")
+
+
+def test_ranges_join_neighbouring_tested_versions() -> None:
+    points = [("2.4", True), ("2.6", True), ("2.8", False), ("2.11", True), ("2.15", False)]
+    assert _runs(points) == "2.4–2.6, 2.11"
+    assert _runs([("3.10", False)]) == ""
+
+
+# --- the suite on another stack ----------------------------------------------------------------
+
+
+def test_the_suite_accepts_only_a_current_record_of_its_own_stack(
+    checkout: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docverify import matrix_accept
+
+    py313 = next(s for s in stacks(checkout / "requirements.txt") if s.python == "3.13")
+    write_results(checkout, {py313.name: [BlockResult(5, "prints", "two")]})
+    monkeypatch.setattr(matrix_accept, "running_stack", lambda root: py313)
+    path = checkout / SNIPPET
+    recorded = matrix_accept.recorded_source(SNIPPET, DEMO, path, checkout)
+    assert recorded == DEMO.replace("#> 2", "#> two").replace(
+        "print(x + 1)\n#> 3\n", "print(x + 1)\n"
+    )
+    path.write_text(DEMO + "# edited\n", encoding="utf-8")  # the record is stale now
+    assert matrix_accept.recorded_source(SNIPPET, DEMO, path, checkout) is None
+
+
+# --- the committed results ---------------------------------------------------------------------
+
+
+def test_every_declared_stack_has_a_committed_result() -> None:
+    found = matrix.load_all()
+    assert sorted(found) == sorted(s.name for s in stacks())
+
+
+def test_on_the_pinned_stack_the_recorder_agrees_with_the_suite() -> None:
+    # The pinned stack prints exactly the `#>` lines (the suite checks that): a current
+    # record of it that says otherwise is a recorder bug.
+    pinned = stacks()[0]
+    result = matrix.load_all()[pinned.name]
+    for record in result.files.values():
+        if record.status == "ran" and matrix.is_current(record):
+            differ = [b for b in record.blocks if b.kind != "same"]
+            assert not differ and not record.errors and not record.warnings, record.path
+
+
+def test_a_comment_keeps_a_record_current_a_code_edit_makes_it_stale(checkout: Path) -> None:
+    write_results(checkout)
+    record = Matrix.load(checkout).results
+    path = checkout / SNIPPET
+    stacked = next(iter(record.values())).files[SNIPPET]
+    assert matrix.is_current(stacked, checkout)
+    source = path.read_text(encoding="utf-8")
+    lines = source.split("\n")
+    code = next(
+        i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")
+    )
+    lines[code] += "  # ✓ a-proof-link"  # a comment: same code, same lines
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert matrix.is_current(stacked, checkout)
+    path.write_text(source.replace("\n", "\nx = 0\n", 1), encoding="utf-8")  # a line of code added
+    assert not matrix.is_current(stacked, checkout)
