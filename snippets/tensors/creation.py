@@ -168,7 +168,7 @@ def legacy_call() -> tuple[str, int]:
         warnings.simplefilter("always")  # record every warning, repeats included
         try:
             x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
-            outcome = f"a {x.device} tensor of UNINITIALISED values"  # not random numbers
+            outcome = f"a {x.device} tensor of UNINITIALISED values"  # requires: cuda (not random numbers)
         except (TypeError, RuntimeError) as err:
             outcome = f"{type(err).__name__}: {err}"
     return outcome, sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught)
