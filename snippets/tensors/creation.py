@@ -187,7 +187,7 @@ if torch.cuda.is_available():  # requires: cuda (a GPU: the call works, after th
     assert outcome.startswith("a cuda:0 tensor") and warnings_caught == 1, first  # ✓ legacy-gpu
 elif torch.backends.cuda.is_built():  # a CUDA build on a machine without a GPU
     assert outcome.startswith("RuntimeError: Found no NVIDIA driver"), outcome  # ✓ legacy-no-gpu
-    assert warnings_caught == 1, first  # the warning comes first
+    assert warnings_caught == 1, first  # the warning comes first ✓ warns-first
 # --8<-- [end:legacy-cuda]
 
 # --8<-- [start:convert]
