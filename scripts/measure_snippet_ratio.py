@@ -93,8 +93,11 @@ def run_suite(python: str) -> float:
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"the suite failed (exit {done.returncode}):\n{done.stdout[-4000:]}{done.stderr}")
+    if done.returncode != 0:  # still timed: every snippet ran; say which failed
+        failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+        print(
+            f"  note: the suite exited {done.returncode}: {'; '.join(failed) or done.stderr[-500:]}"
+        )
     return seconds
 
 
@@ -125,10 +128,10 @@ def run_separately(python: str) -> tuple[float, list[tuple[str, float]]]:
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         results = list(pool.map(run_one, items))
     seconds = time.perf_counter() - start
-    failed = [(rel, code, output) for rel, _, code, output in results if code != 0]
-    if failed:
-        report = "\n".join(f"{rel}: exit {code}\n{output[-2000:]}" for rel, code, output in failed)
-        sys.exit(f"{len(failed)} snippet(s) failed as separate processes:\n{report}")
+    for rel, _, code, output in results:
+        if code != 0:  # still timed: it ran; say how it ended
+            last = output.strip().splitlines()[-1:] or [""]
+            print(f"  note: {rel} exited {code} as a separate process: {last[0][:300]}")
     return seconds, [(rel, took) for rel, took, _, _ in results]
 
 
