@@ -145,6 +145,15 @@ matrix:
 	test -x $(MATRIX_TOOLS)/bin/uv || { $(PYTHON) -m venv $(MATRIX_TOOLS) && $(MATRIX_TOOLS)/bin/python -m pip install --disable-pip-version-check uv==$(UV_VERSION); }
 	UV=$(MATRIX_TOOLS)/bin/uv $(PYTHON) scripts/matrix.py $(foreach s,$(STACKS),--stack $(s)) $(if $(K),-k "$(K)")
 
+# Suite time: the snippet verification (pytest -n 2 tests/test_snippets.py) against every
+# snippet file run as its own `python` (or torchrun) process, two at a time, in one
+# invocation; prints the machine, both wall times and the ratio (scripts/measure_snippet_ratio.py).
+# More rounds, alternating the two sides: make measure-snippet-ratio ROUNDS=3
+ROUNDS ?= 1
+.PHONY: measure-snippet-ratio
+measure-snippet-ratio: $(STAMP)
+	$(BIN)/python scripts/measure_snippet_ratio.py --repeat $(ROUNDS)
+
 # On a GPU machine that has its own Python and torch (no .venv, nothing downloaded):
 # the CUDA and device-dependent cases; writes .reports/cuda.json and lists the `#>`
 # lines that print differently there (see CONTRIBUTING.md, "Verifying on a GPU machine").

@@ -51,7 +51,8 @@ def save_image_grid(
     ncols = ncols or len(images)
     nrows = -(-len(images) // ncols)
     fig = Figure(figsize=(panel_inches * ncols, panel_inches * 1.25 * nrows))
-    axes = fig.subplots(nrows, ncols, squeeze=False)
+    # No ticks at all (the axes are hidden): making and measuring them was half the time.
+    axes = fig.subplots(nrows, ncols, squeeze=False, subplot_kw={"xticks": [], "yticks": []})
     for ax in axes.flat:
         ax.set_axis_off()
     arrays = [_as_array(image) for image in images]

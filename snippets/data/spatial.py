@@ -94,7 +94,8 @@ print(transforms.RandomHorizontalFlip(), transforms.RandomVerticalFlip())  # def
 #> RandomHorizontalFlip(p=0.5) RandomVerticalFlip(p=0.5)
 torch.manual_seed(0)
 flip = transforms.RandomHorizontalFlip()
-flipped = [torch.equal(flip(t), t.flip(-1)) for _ in range(1000)]
+mirrored = t.flip(-1)  # left <-> right
+flipped = [torch.equal(flip(t), mirrored) for _ in range(1000)]
 print(sum(flipped))  # about half of 1000 calls flip (left <-> right); the others return t
 #> 492
 assert torch.equal(transforms.RandomHorizontalFlip(p=1)(t), t.flip(-1))  # width is dim -1

@@ -1,8 +1,9 @@
 """torchrun versus the old `python -m torch.distributed.launch`: how ranks arrive, on one node and two.
 
 Page: docs/distributed/launching.md
-Starts real launchers as subprocesses: two torchrun launchers that simulate two
-nodes on 127.0.0.1, and the old launcher once.
+Starts real launchers: two torchrun launchers that simulate two nodes on 127.0.0.1
+(forked from this process, their workers forked from them, so that no process imports
+torch again), and the old launcher once, as a command line.
 """
 # timeout: 120
 
@@ -20,12 +21,17 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from datetime import timedelta
 from importlib.metadata import entry_points
 from pathlib import Path
 
+import torch
 import torch.distributed as dist
 import torch.distributed.launch as legacy_launch
 import torch.distributed.run as torchrun
+from torch.distributed.launcher.api import elastic_launch
+from torch.utils.data import TensorDataset
+from torch.utils.data.distributed import DistributedSampler
 
 # The command lines shown on the page (docs/distributed/launch_commands.sh):
 COMMANDS = [
@@ -90,27 +96,19 @@ print(logged[-1].split("] ", 1)[1] if logged else "(no warning)")
 # --8<-- [end:node-rank-c10d]
 
 # --8<-- [start:two-nodes]
-NODE_WORKER = """
-import json, os
-from datetime import timedelta
-import torch
-import torch.distributed as dist
-from torch.utils.data import TensorDataset
-from torch.utils.data.distributed import DistributedSampler
-
-dist.init_process_group("gloo", timeout=timedelta(seconds=30))
-sampler = DistributedSampler(TensorDataset(torch.arange(8)), shuffle=False)  # rank: from the group
-names = ["NODE", "RANK", "LOCAL_RANK", "GROUP_RANK", "LOCAL_WORLD_SIZE", "WORLD_SIZE"]
-me = {name: os.environ[name] for name in names}
-me.update(get_rank=dist.get_rank(), shard=list(sampler), env=sorted(os.environ))
-everyone = [None] * dist.get_world_size()
-dist.all_gather_object(everyone, me)  # across both "nodes"
-if dist.get_rank() == 0:
-    with open(os.environ["RESULT"], "w") as f:
-        json.dump(everyone, f)
-dist.barrier()  # nobody leaves while another rank still needs the group
-dist.destroy_process_group()
-"""
+def node_worker() -> None:
+    """What every worker runs: join the group, report who it is; rank 0 saves all reports."""
+    dist.init_process_group("gloo", timeout=timedelta(seconds=30))
+    sampler = DistributedSampler(TensorDataset(torch.arange(8)), shuffle=False)  # rank: from the group
+    names = ["NODE", "RANK", "LOCAL_RANK", "GROUP_RANK", "LOCAL_WORLD_SIZE", "WORLD_SIZE"]
+    me = {name: os.environ[name] for name in names}
+    me.update(get_rank=dist.get_rank(), shard=list(sampler), env=sorted(os.environ))
+    everyone = [None] * dist.get_world_size()
+    dist.all_gather_object(everyone, me)  # across both "nodes"
+    if dist.get_rank() == 0:
+        Path(os.environ["RESULT"]).write_text(json.dumps(everyone), encoding="utf-8")
+    dist.barrier()  # nobody leaves while another rank still needs the group
+    dist.destroy_process_group()
 
 
 def free_port() -> int:
@@ -121,26 +119,33 @@ def free_port() -> int:
 
 torchrun_command = [e for e in entry_points(group="console_scripts") if e.name == "torchrun"]
 assert torchrun_command[0].value == "torch.distributed.run:main"  # what `torchrun` runs
+# main(argv) runs run(parse_args(argv)), which turns the arguments into a launch
+# configuration and hands it, with the script, to torch's launcher API:
+run_source = inspect.getsource(torchrun.run)
+assert "config, cmd, cmd_args = config_from_args(args)" in run_source
+assert "elastic_launch(" in run_source and "entrypoint=cmd" in run_source
 
 
 def node(argv: list[str], name: str) -> None:
-    """One "machine": torchrun's own main(), what the `torchrun` command runs, on argv."""
+    """One "machine": torchrun's steps on argv, with node_worker in place of the script."""
     os.environ["NODE"] = name  # read by the workers, as a host name would be
-    torchrun.main(argv)
+    config, _script, _script_args = torchrun.config_from_args(torchrun.parse_args(argv))
+    assert config.start_method == "fork"  # how the workers of a function entry point start
+    elastic_launch(config, entrypoint=node_worker)()
 
 
 port = free_port()
 with tempfile.TemporaryDirectory() as tmp:
-    worker, result = Path(tmp, "worker.py"), Path(tmp, "ranks.json")
-    worker.write_text(NODE_WORKER, encoding="utf-8")
+    result = Path(tmp, "ranks.json")
     os.environ.update(OMP_NUM_THREADS="1", RESULT=str(result))  # inherited by the workers
     launch_env = dict(os.environ)
     nodes = []
     for i, command in enumerate(COMMANDS[1:3]):  # the page's two static lines, one per node
         line = command.replace("10.0.0.1", "127.0.0.1").replace("29500", str(port))
-        line = line.replace("--nproc_per_node=4", "--nproc_per_node=2")
-        argv = shlex.split(line.replace("train.py --epochs 10", str(worker)))[1:]
-        # Forked from this process, each launcher starts without importing torch again.
+        # 2 workers per node, forked from their launcher: none imports torch again.
+        line = line.replace("--nproc_per_node=4", "--nproc_per_node=2 --start-method=fork")
+        argv = shlex.split(line)[1:]  # what `torchrun` would get
+        # Forked from this process, each launcher does not import torch again either.
         nodes.append(mp.get_context("fork").Process(target=node, args=(argv, f"node{i}")))
         nodes[-1].start()
     for launcher in nodes:

@@ -3,13 +3,17 @@
 Page: docs/environment/pycharm.md
 PyCharm itself is not run here (a desktop program): `pycharm_command` models the
 command line it builds, checked against the one line the notes copied from PyCharm's
-console. Everything else runs for real: the launcher's error, the fix, and the
-command that the .run configuration implies, under torch.distributed.run.
+console. Everything else runs: the pinned launcher's own code on the arguments Python
+hands it (in this process), the fix, and, as a real command line, the command that the
+.run configuration implies, under torch.distributed.run.
 """
 # requires: checkout
 # timeout: 240
 
 # --8<-- [start:setup]
+import contextlib
+import inspect
+import io
 import os
 import re
 import shlex
@@ -17,10 +21,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from torch.distributed.launch import parse_args as launch_parse_args
+import torch.distributed.launch as legacy_launch
 from torch.distributed.run import get_args_parser as torchrun_parser
 
 work = Path(tempfile.mkdtemp(prefix="pycharm-"))  # a scratch folder, removed at the end
@@ -78,21 +83,29 @@ for argv in (
 # --8<-- [end:where-u-goes]
 
 # --8<-- [start:real-error]
-script = work / "corr.py"
-script.write_text("print('never reached')\n")
-broken = pycharm_command(sys.executable, "-m torch.distributed.launch --nproc_per_node=2", str(script))
-env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}  # Python's defaults
-result = subprocess.run(
-    broken, cwd=work, env=env, capture_output=True, text=True, timeout=200, check=False
-)
-print("exit status", result.returncode)
-#> exit status 2
-print(result.stderr.splitlines()[-1])
+broken = pycharm_command(python, "-m torch.distributed.launch --nproc_per_node=2", "corr.py")
+handed_on = broken[broken.index("torch.distributed.launch") + 1 :]  # as show_args got it
+print(handed_on)
+#> ['--nproc_per_node=2', '-u', 'corr.py']
+# What `python -m torch.distributed.launch` does, in this process: sys.argv becomes the
+# module's file and the arguments it is handed, and the module's last line calls main().
+assert inspect.getsource(legacy_launch).endswith('if __name__ == "__main__":\n    main()\n')
+saved_argv, sys.argv = sys.argv, [legacy_launch.__file__, *handed_on]
+stderr = io.StringIO()
+try:
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(stderr):
+        warnings.simplefilter("always")  # record it, whatever the filters in force
+        legacy_launch.main()
+except SystemExit as stop:
+    print("exit status", stop.code)  # the status `python` exits with
+    #> exit status 2
+finally:
+    sys.argv = saved_argv
+print(stderr.getvalue().splitlines()[-1])
 #> launch.py: error: unrecognized arguments: -u
-lines = result.stderr.splitlines()
-start = next(i for i, line in enumerate(lines) if "FutureWarning" in line)
-warning = [lines[start][lines[start].index("FutureWarning") :], *lines[start + 1 : start + 5]]
-print("\n".join(line.rstrip() for line in warning))  # torch ends one line with a space
+[warning] = caught
+text = f"{warning.category.__name__}: {warning.message}".splitlines()[:5]
+print("\n".join(line.rstrip() for line in text))  # torch ends one line with a space
 #> FutureWarning: The module torch.distributed.launch is deprecated
 #> and will be removed in future. Use torchrun.
 #> Note that --use-env is set by default in torchrun.
@@ -101,7 +114,7 @@ print("\n".join(line.rstrip() for line in warning))  # torch ends one line with 
 # --8<-- [end:real-error]
 
 # --8<-- [start:fixed-parse]
-args = launch_parse_args(["--nproc_per_node=2", "corr.py"])  # what launch sees after the fix
+args = legacy_launch.parse_args(["--nproc_per_node=2", "corr.py"])  # what launch sees after the fix
 print(args.nproc_per_node, args.training_script, args.training_script_args, args.use_env)
 #> 2 corr.py [] False
 # --8<-- [end:fixed-parse]
@@ -130,7 +143,7 @@ try:
 except FileNotFoundError as err:
     outside.append(str(err))
 assert outside == ["run this from a checkout of the PyTorch Notes repository"]
-configuration = ET.parse(project_dir / ".run" / "ddp_train_torchrun.run.xml").find("configuration")
+configuration = ET.parse(project_dir / ".run" / "collectives_torchrun.run.xml").find("configuration")
 assert configuration.get("type") == "PythonConfigurationType"  # a "Python" run configuration
 option = {o.get("name"): o.get("value") for o in configuration.findall("option")}
 for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
@@ -138,7 +151,7 @@ for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
     #> INTERPRETER_OPTIONS: ''
     #> MODULE_MODE: 'true'
     #> SCRIPT_NAME: 'torch.distributed.run'
-    #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 snippets/distributed/ddp_train.py'
+    #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py'
 command = pycharm_command(
     sys.executable,  # stands for SDK_HOME, the interpreter chosen in PyCharm
     option["INTERPRETER_OPTIONS"],
@@ -147,7 +160,7 @@ command = pycharm_command(
     module_mode=option["MODULE_MODE"] == "true",
 )
 print(" ".join(["python", *command[1:]]))  # the remote `-u` lands before `-m`, harmlessly
-#> python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 snippets/distributed/ddp_train.py
+#> python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py
 # --8<-- [end:read-configuration]
 
 # --8<-- [start:run-configuration]

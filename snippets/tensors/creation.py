@@ -5,8 +5,7 @@ Page: docs/tensors/creation.md
 
 # --8<-- [start:setup]
 import inspect
-import subprocess
-import sys
+import warnings
 
 import torch
 
@@ -163,29 +162,32 @@ print(y is out)  # ✓ out-fills
 # --8<-- [end:on-device]
 
 # --8<-- [start:legacy-cuda]
-# PyTorch issues the "no longer recommended" warning once per process, so the
-# notes' call runs in a fresh interpreter, twice, where what happens is the same every time.
-LEGACY_CALL = """
-import warnings
-import torch
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")  # record every warning, repeats included
-    for _ in range(2):  # the same call twice
+def legacy_call() -> tuple[str, int]:
+    """The notes' call, once: what it gives, and how many "no longer recommended" warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # record every warning, repeats included
         try:
             x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
-            print(f"a {x.device} tensor of UNINITIALISED values")  # not random numbers
+            outcome = f"a {x.device} tensor of UNINITIALISED values"  # requires: cuda (not random numbers)
         except (TypeError, RuntimeError) as err:
-            print(f"{type(err).__name__}: {err}")
-print(sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught))
-"""
-run = subprocess.run([sys.executable, "-c", LEGACY_CALL], capture_output=True, text=True, check=True)
-first, second, warnings_caught = run.stdout.splitlines()
-assert first == second, run.stdout  # the second call does what the first did ... ✓ same-twice
+            outcome = f"{type(err).__name__}: {err}"
+    return outcome, sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught)
+
+
+legacy_call()  # by default PyTorch gives the warning once per process: at most here ...
+assert legacy_call()[1] == 0  # ... and not on the next call ✓ warns-once
+torch.set_warn_always(True)  # now on every call, so each call shows the same in any process
+try:
+    first, second = legacy_call(), legacy_call()
+finally:
+    torch.set_warn_always(False)  # the default
+assert first == second  # the second call does what the first did ✓ same-twice
+outcome, warnings_caught = first
 if torch.cuda.is_available():  # requires: cuda (a GPU: the call works, after the warning)
-    assert first.startswith("a cuda:0 tensor") and warnings_caught == "1", run.stdout  # ✓ legacy-gpu
+    assert outcome.startswith("a cuda:0 tensor") and warnings_caught == 1, first  # ✓ legacy-gpu
 elif torch.backends.cuda.is_built():  # a CUDA build on a machine without a GPU
-    assert first.startswith("RuntimeError: Found no NVIDIA driver"), first  # ✓ legacy-no-gpu
-    assert warnings_caught == "1", run.stdout  # ... but warns no more: the warning comes first, once ✓ warns-once
+    assert outcome.startswith("RuntimeError: Found no NVIDIA driver"), outcome  # ✓ legacy-no-gpu
+    assert warnings_caught == 1, first  # the warning comes first ✓ warns-first
 # --8<-- [end:legacy-cuda]
 
 # --8<-- [start:convert]
