@@ -137,13 +137,14 @@ lighthouse: $(STAMP)
 # not read pip's configuration, so a pip constraints file (this machine's caps torch
 # for .venv) does not apply to these environments. Rewrites
 # docs/assets/generated/matrix/<stack>.json; commit them. A rerun records only the files
-# changed since (STACKS="py3.13-torch2.14.1 ..." and K=<path part> narrow it).
+# changed since (STACKS="py3.13-torch2.15.0 ..." and K=<path part> narrow it). It runs in
+# the docs environment, which reads mkdocs.yml's options for the recorder.
 UV_VERSION := 0.13.8
 MATRIX_TOOLS := .matrix/tools
 .PHONY: matrix
-matrix:
+matrix: $(DOCS_STAMP)
 	test -x $(MATRIX_TOOLS)/bin/uv || { $(PYTHON) -m venv $(MATRIX_TOOLS) && $(MATRIX_TOOLS)/bin/python -m pip install --disable-pip-version-check uv==$(UV_VERSION); }
-	UV=$(MATRIX_TOOLS)/bin/uv $(PYTHON) scripts/matrix.py $(foreach s,$(STACKS),--stack $(s)) $(if $(K),-k "$(K)")
+	UV=$(MATRIX_TOOLS)/bin/uv $(BIN)/python scripts/matrix.py $(foreach s,$(STACKS),--stack $(s)) $(if $(K),-k "$(K)")
 
 # Suite time: the snippet verification (pytest -n 2 tests/test_snippets.py) against every
 # snippet file run as its own `python` (or torchrun) process, two at a time, in one

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -30,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from docverify.matrix import RESULTS_DIR  # noqa: E402
-from docverify.stacks import Stack, stacks  # noqa: E402
+from docverify.site_config import OPTIONS_VARIABLE, markdown_options  # noqa: E402
+from docverify.stacks import Stack, requirement_pins, stacks  # noqa: E402
 
 VENVS = ROOT / ".matrix" / "venvs"
 
@@ -96,11 +98,29 @@ def ensure_venv(stack: Stack, uv: str) -> tuple[Path, bool]:
     return python, True
 
 
+# The recorder (docverify.matrix_record) reads snippet sections with pymdownx itself,
+# as the site renders them (with the options read here from mkdocs.yml, which it
+# gets in OPTIONS_VARIABLE: MkDocs and its plugins stay out of the stacks). Those
+# pure-Python packages, at requirements-docs.txt's pins for the stack's Python, join
+# the runtime ones, with their own stamp: adding them does not reinstall torch.
+RECORDER_PACKAGES = ("pymdown-extensions", "pyyaml")
+
+
+def ensure_recorder_packages(stack: Stack, python: Path, uv: str) -> None:
+    pins = requirement_pins(ROOT / "requirements-docs.txt", stack.python)
+    wanted = [f"{name}=={pins[name]}" for name in RECORDER_PACKAGES]
+    stamp = python.parent.parent / f".recorder-{hashlib.sha256(' '.join(wanted).encode()).hexdigest()[:16]}"
+    if not stamp.is_file():
+        subprocess.run([uv, "pip", "install", "--quiet", "--python", str(python), *wanted], check=True)
+        stamp.touch()
+
+
 def record(stack: Stack, python: Path, extra: list[str]) -> int:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")]),
         "MPLBACKEND": "Agg",
+        OPTIONS_VARIABLE: json.dumps({"pymdownx.snippets": markdown_options(ROOT)["pymdownx.snippets"]}),
     }
     out = RESULTS_DIR / f"{stack.name}.json"
     command = [
@@ -131,6 +151,7 @@ def main(argv: list[str]) -> int:
     for stack in chosen:
         start = time.monotonic()
         python, installed = ensure_venv(stack, uv)
+        ensure_recorder_packages(stack, python, uv)
         setup_s = time.monotonic() - start
         code = 0
         if not args.setup_only:

@@ -8,6 +8,8 @@ once per checkout and process.
 from __future__ import annotations
 
 import functools
+import json
+import os
 from pathlib import Path
 
 
@@ -26,6 +28,13 @@ def load(root: Path):
     return load_config(config_file=str(config if config.is_file() else REPO_ROOT / "mkdocs.yml"))
 
 
+# The version matrix records in environments that hold the runtime stack, not MkDocs
+# and its plugins: scripts/matrix.py reads the options here and hands them over.
+OPTIONS_VARIABLE = "DOCVERIFY_MARKDOWN_OPTIONS"
+
+
 def markdown_options(root: Path) -> dict:
     """Each Markdown extension's options, by extension name (`mdx_configs`)."""
+    if handed := os.environ.get(OPTIONS_VARIABLE):
+        return json.loads(handed)
     return dict(load(root)["mdx_configs"])
