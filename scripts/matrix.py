@@ -109,9 +109,14 @@ RECORDER_PACKAGES = ("pymdown-extensions", "pyyaml")
 def ensure_recorder_packages(stack: Stack, python: Path, uv: str) -> None:
     pins = requirement_pins(ROOT / "requirements-docs.txt", stack.python)
     wanted = [f"{name}=={pins[name]}" for name in RECORDER_PACKAGES]
-    stamp = python.parent.parent / f".recorder-{hashlib.sha256(' '.join(wanted).encode()).hexdigest()[:16]}"
+    stamp = (
+        python.parent.parent
+        / f".recorder-{hashlib.sha256(' '.join(wanted).encode()).hexdigest()[:16]}"
+    )
     if not stamp.is_file():
-        subprocess.run([uv, "pip", "install", "--quiet", "--python", str(python), *wanted], check=True)
+        subprocess.run(
+            [uv, "pip", "install", "--quiet", "--python", str(python), *wanted], check=True
+        )
         stamp.touch()
 
 
@@ -120,7 +125,9 @@ def record(stack: Stack, python: Path, extra: list[str]) -> int:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")]),
         "MPLBACKEND": "Agg",
-        OPTIONS_VARIABLE: json.dumps({"pymdownx.snippets": markdown_options(ROOT)["pymdownx.snippets"]}),
+        OPTIONS_VARIABLE: json.dumps(
+            {"pymdownx.snippets": markdown_options(ROOT)["pymdownx.snippets"]}
+        ),
     }
     out = RESULTS_DIR / f"{stack.name}.json"
     command = [

@@ -45,4 +45,6 @@ def test_every_entry_has_pasted_search_cases() -> None:
         for p in atlas_pages()
         if cases[f"errors/{p.stem}"] < len(entries(p))
     }
-    assert not short, f"pasted-error cases vs entries per page (add cases to tests/search_cases.yaml): {short}"
+    assert not short, (
+        f"pasted-error cases vs entries per page (add cases to tests/search_cases.yaml): {short}"
+    )

@@ -69,7 +69,9 @@ def copied(case: Case, texts: list[str]) -> bool:
 
 
 # A pasted error carries the reader's own numbers and paths, not the page's.
-@pytest.mark.parametrize("case", QUESTIONS + CHINESE_IN_ENGLISH + PASTED_ERRORS, ids=lambda c: c.query)
+@pytest.mark.parametrize(
+    "case", QUESTIONS + CHINESE_IN_ENGLISH + PASTED_ERRORS, ids=lambda c: c.query
+)
 def test_a_question_is_not_copied_from_its_page(case: Case) -> None:
     assert not copied(case, _page_texts(case)), f"{case.query!r} occurs in {case.page}"
 
