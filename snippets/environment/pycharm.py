@@ -12,6 +12,7 @@ hands it (in this process), the fix, and, as a real command line, the command th
 
 # --8<-- [start:setup]
 import contextlib
+import importlib.metadata
 import inspect
 import io
 import os
@@ -26,6 +27,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import torch.distributed.launch as legacy_launch
+import torch.distributed.run as torchrun
 from torch.distributed.run import config_from_args
 from torch.distributed.run import get_args_parser as torchrun_parser
 
@@ -104,6 +106,7 @@ finally:
     sys.argv = saved_argv
 print(stderr.getvalue().splitlines()[-1])  # ✓ unrecognized-u
 #> launch.py: error: unrecognized arguments: -u
+assert stderr.getvalue().endswith("launch.py: error: unrecognized arguments: -u\n")  # the notes' line ✓ notes-message
 [warning] = caught
 text = f"{warning.category.__name__}: {warning.message}".splitlines()[:5]
 print("\n".join(line.rstrip() for line in text))  # torch ends one line with a space ✓ deprecated
@@ -126,6 +129,7 @@ for launcher, parsed in [
     print(launcher, config_from_args(parsed)[2])  # ✓ local-rank-arg
     #> launch   ['-u', 'corr.py', '--local-rank=${local_rank}']
     #> torchrun ['-u', 'corr.py']
+assert 'local_rank = int(os.environ["LOCAL_RANK"])' in torchrun.__doc__  # torchrun's own docs ✓ local-rank-env
 # --8<-- [end:fixed-parse]
 
 # --8<-- [start:em-dash]
@@ -161,6 +165,9 @@ for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
     #> MODULE_MODE: 'true'
     #> SCRIPT_NAME: 'torch.distributed.run'
     #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py'
+[entry] = importlib.metadata.entry_points(group="console_scripts", name="torchrun")
+print(entry.value)  # the `torchrun` command calls this module's main() ✓ torchrun-entry
+#> torch.distributed.run:main
 command = pycharm_command(
     sys.executable,  # stands for SDK_HOME, the interpreter chosen in PyCharm
     option["INTERPRETER_OPTIONS"],
@@ -196,6 +203,8 @@ print(any(line.startswith("[default0]:") for line in output.splitlines()))  # ra
 endpoint = re.search(r"rdzv_endpoint\s*: (\S+)", output)[1]  # --standalone: port 0, "any free port"
 print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the port it got ✓ free-port
 #> localhost:0 True
+print(sorted(p.name for p in work.glob("torchrun-logs/*/attempt_0/*")))  # a log folder per rank ✓ log-dir
+#> ['0', '1']
 # --8<-- [end:run-configuration]
 
 # --8<-- [start:clean-up]
