@@ -33,7 +33,7 @@ try:
     find_checkout(Path(root.anchor))
 except FileNotFoundError as err:
     outside.append(str(err))
-assert outside == ["run this from a checkout of the PyTorch Notes repository"]
+assert outside == ["run this from a checkout of the PyTorch Notes repository"]  # ✓ outside-checkout
 # --8<-- [end:setup]
 
 # --8<-- [start:pins]
@@ -59,28 +59,32 @@ def read_pins(path: Path) -> dict[str, str]:
 requirements = read_pins(root / "requirements.txt")  # what `make test` installs into .venv/
 environment_file = root / "environment-setup" / "environment.yml"
 pins = read_pins(environment_file)
-print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages and versions
+print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages and versions ✓ pins-equal
 #> True 2.15.0 0.29.2
 reader_stack = ["torch", "torchvision", "einops", "numpy", "matplotlib", "pillow"]  # what the pages import
 installed = {name: importlib.metadata.version(name) for name in reader_stack}
-print(installed == {name: pins[name] for name in reader_stack})  # ... what this run is using
+print(installed == {name: pins[name] for name in reader_stack})  # ... what this run is using ✓ installed-equal
 #> True
 text = environment_file.read_text()
 header, dependencies = text.split("\ndependencies:\n")
 channels = re.findall(r"^  - (\S+)$", header, re.MULTILINE)
 conda_deps = re.findall(r"^  - ([^\s:]+)$", dependencies, re.MULTILINE)  # all but `pip:`
-print(channels, conda_deps, "--index-url" in text or "--extra-index-url" in text)
+print(channels, conda_deps, "--index-url" in text or "--extra-index-url" in text)  # ✓ channels-deps
 #> ['conda-forge'] ['python=3.11', 'pip'] False
-print(sys.version_info[:2], torch.__version__)  # the Python of this run; torch's build label
+print(re.search(r"^name: (\S+)$", text, re.MULTILINE)[1])  # the environment's name ✓ env-name
+#> pytorch-notes
+print(sys.version_info[:2], torch.__version__)  # the Python of this run; torch's build label ✓ torch-label
 #> (3, 11) 2.15.0+cu132
 # --8<-- [end:pins]
 
 # --8<-- [start:cuda-from-pip]
-print(torch.version.cuda, torch.backends.cuda.is_built())  # a CUDA 13.2 build, GPU or not
+print(torch.version.cuda, torch.backends.cuda.is_built())  # a CUDA 13.2 build, GPU or not ✓ cuda-build
 #> 13.2 True
 linux_only = [r for r in importlib.metadata.requires("torch") if 'platform_system == "Linux"' in r]
-print([re.match(r"[\w.-]+", r)[0] for r in linux_only])
+names = [re.match(r"[\w.-]+", r)[0] for r in linux_only]
+print(names)  # ✓ linux-deps
 #> ['cuda-toolkit', 'cuda-bindings', 'nvidia-cudnn-cu13', 'nvidia-cusparselt-cu13', 'nvidia-nccl-cu13', 'nvidia-nvshmem-cu13', 'triton']
+assert all(importlib.metadata.version(name) for name in names)  # pip installed each ✓ deps-installed
 # --8<-- [end:cuda-from-pip]
 
 # --8<-- [start:em-dash]
@@ -89,10 +93,10 @@ remove.add_argument("-n", "--name")
 remove.add_argument("--all", action="store_true")
 remove.add_argument("package_names", nargs="*")
 for line in ["-n env_name --all", "-n env_name \u2014all"]:  # as typed / as in the notes
-    print(remove.parse_args(line.split()))
+    print(remove.parse_args(line.split()))  # ✓ em-dash-parse
     #> Namespace(name='env_name', all=True, package_names=[])
     #> Namespace(name='env_name', all=False, package_names=['—all'])
-print(unicodedata.name("\u2014"), "\u2014all".startswith("-"))
+print(unicodedata.name("\u2014"), "\u2014all".startswith("-"))  # ✓ em-dash-name
 #> EM DASH False
 # --8<-- [end:em-dash]
 
@@ -114,16 +118,18 @@ for before_25_9 in (True, False):
     channels = None  # no ~/.condarc yet
     for url in [f"{tuna}/pkgs/free/", f"{tuna}/pkgs/main/", f"{tuna}/cloud/pytorch/"]:
         channels = conda_config_add(channels, url, conda_before_25_9=before_25_9)
-    print("conda < 25.9 " if before_25_9 else "conda >= 25.9", [c.removeprefix(tuna) for c in channels])
+    print("conda < 25.9 " if before_25_9 else "conda >= 25.9", [c.removeprefix(tuna) for c in channels])  # ✓ model
     #> conda < 25.9  ['/cloud/pytorch/', '/pkgs/main/', '/pkgs/free/', 'defaults']
     #> conda >= 25.9 ['/cloud/pytorch/', '/pkgs/main/', '/pkgs/free/']
     if before_25_9:
         notes_file = (root / "environment-setup" / "tsinghua-notes.condarc").read_text()
-        assert re.findall(r"^  - (\S+)$", notes_file, re.MULTILINE) == channels
+        assert re.findall(r"^  - (\S+)$", notes_file, re.MULTILINE) == channels  # ✓ notes-condarc
 # --8<-- [end:condarc]
 
 # --8<-- [start:depends]
 # A package file names its dependencies; it does not contain them.
-print([r for r in importlib.metadata.requires("torchvision") if "extra ==" not in r])
+print([r for r in importlib.metadata.requires("torchvision") if "extra ==" not in r])  # ✓ depends
 #> ['numpy', 'torch (>=2.14.0)', 'pillow (!=8.3.*,>=5.3.0)']
+print(sorted({f.parts[0] for f in importlib.metadata.files("torchvision")}))  # what it holds ✓ holds
+#> ['torchvision', 'torchvision-0.29.2.dist-info', 'torchvision.libs']
 # --8<-- [end:depends]

@@ -12,6 +12,7 @@ hands it (in this process), the fix, and, as a real command line, the command th
 
 # --8<-- [start:setup]
 import contextlib
+import importlib.metadata
 import inspect
 import io
 import os
@@ -26,6 +27,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import torch.distributed.launch as legacy_launch
+import torch.distributed.run as torchrun
+from torch.distributed.run import config_from_args
 from torch.distributed.run import get_args_parser as torchrun_parser
 
 work = Path(tempfile.mkdtemp(prefix="pycharm-"))  # a scratch folder, removed at the end
@@ -57,9 +60,9 @@ NOTES_CONSOLE = (
 python = "/home/lzy/anaconda3/bin/python"
 corr = "/home/lzy/PythonPro/corr.py"
 notes = pycharm_command(python, "-m torch.distributed.launch \u2014nproc_per_node=2", corr)
-assert " ".join(notes) == NOTES_CONSOLE  # the model gives exactly what PyCharm ran
+assert " ".join(notes) == NOTES_CONSOLE  # the model gives exactly what PyCharm ran ✓ notes-console
 fix = pycharm_command(python, "-u -m torch.distributed.launch --nproc_per_node=2", corr)
-print(" ".join(fix))  # the notes' fix, with `--` typed as two hyphens
+print(" ".join(fix))  # the notes' fix, with `--` typed as two hyphens ✓ fix-command
 #> /home/lzy/anaconda3/bin/python -u -m torch.distributed.launch --nproc_per_node=2 /home/lzy/PythonPro/corr.py
 # --8<-- [end:command-model]
 
@@ -77,7 +80,7 @@ for argv in (
     shown = subprocess.run(
         [sys.executable, *argv], cwd=work, capture_output=True, text=True, check=True
     )
-    print(shown.stdout.strip())
+    print(shown.stdout.strip())  # ✓ where-u
     #> python took [] | the module got ['--nproc_per_node=2', '-u', 'corr.py']
     #> python took ['-u'] | the module got ['--nproc_per_node=2', 'corr.py']
 # --8<-- [end:where-u-goes]
@@ -85,11 +88,11 @@ for argv in (
 # --8<-- [start:real-error]
 broken = pycharm_command(python, "-m torch.distributed.launch --nproc_per_node=2", "corr.py")
 handed_on = broken[broken.index("torch.distributed.launch") + 1 :]  # as show_args got it
-print(handed_on)
+print(handed_on)  # ✓ handed-on
 #> ['--nproc_per_node=2', '-u', 'corr.py']
 # What `python -m torch.distributed.launch` does, in this process: sys.argv becomes the
 # module's file and the arguments it is handed, and the module's last line calls main().
-assert inspect.getsource(legacy_launch).endswith('if __name__ == "__main__":\n    main()\n')
+assert inspect.getsource(legacy_launch).endswith('if __name__ == "__main__":\n    main()\n')  # ✓ main-last
 saved_argv, sys.argv = sys.argv, [legacy_launch.__file__, *handed_on]
 stderr = io.StringIO()
 try:
@@ -97,15 +100,16 @@ try:
         warnings.simplefilter("always")  # record it, whatever the filters in force
         legacy_launch.main()
 except SystemExit as stop:
-    print("exit status", stop.code)  # the status `python` exits with
+    print("exit status", stop.code)  # the status `python` exits with ✓ exit-2
     #> exit status 2
 finally:
     sys.argv = saved_argv
-print(stderr.getvalue().splitlines()[-1])
+print(stderr.getvalue().splitlines()[-1])  # ✓ unrecognized-u
 #> launch.py: error: unrecognized arguments: -u
+assert stderr.getvalue().endswith("launch.py: error: unrecognized arguments: -u\n")  # the notes' line ✓ notes-message
 [warning] = caught
 text = f"{warning.category.__name__}: {warning.message}".splitlines()[:5]
-print("\n".join(line.rstrip() for line in text))  # torch ends one line with a space
+print("\n".join(line.rstrip() for line in text))  # torch ends one line with a space ✓ deprecated
 #> FutureWarning: The module torch.distributed.launch is deprecated
 #> and will be removed in future. Use torchrun.
 #> Note that --use-env is set by default in torchrun.
@@ -115,13 +119,22 @@ print("\n".join(line.rstrip() for line in text))  # torch ends one line with a s
 
 # --8<-- [start:fixed-parse]
 args = legacy_launch.parse_args(["--nproc_per_node=2", "corr.py"])  # what launch sees after the fix
-print(args.nproc_per_node, args.training_script, args.training_script_args, args.use_env)
-#> 2 corr.py [] False
+print(args.nproc_per_node, args.training_script, args.training_script_args)  # ✓ fixed-parse
+#> 2 corr.py []
+# What each launcher appends to a worker's command line (one process: no OMP_NUM_THREADS set-up)
+for launcher, parsed in [
+    ("launch  ", legacy_launch.parse_args(["corr.py"])),
+    ("torchrun", torchrun_parser().parse_args(["corr.py"])),
+]:
+    print(launcher, config_from_args(parsed)[2])  # ✓ local-rank-arg
+    #> launch   ['-u', 'corr.py', '--local-rank=${local_rank}']
+    #> torchrun ['-u', 'corr.py']
+assert 'local_rank = int(os.environ["LOCAL_RANK"])' in torchrun.__doc__  # torchrun's own docs ✓ local-rank-env
 # --8<-- [end:fixed-parse]
 
 # --8<-- [start:em-dash]
 args = torchrun_parser().parse_args(["\u2014nproc_per_node=2", "main.py"])  # pasted from the notes
-print(repr(args.nproc_per_node), repr(args.training_script), args.training_script_args)
+print(repr(args.nproc_per_node), repr(args.training_script), args.training_script_args)  # ✓ em-dash
 #> '1' '—nproc_per_node=2' ['main.py']
 # --8<-- [end:em-dash]
 
@@ -142,16 +155,19 @@ try:
     find_checkout(Path(project_dir.anchor))
 except FileNotFoundError as err:
     outside.append(str(err))
-assert outside == ["run this from a checkout of the PyTorch Notes repository"]
+assert outside == ["run this from a checkout of the PyTorch Notes repository"]  # ✓ outside-checkout
 configuration = ET.parse(project_dir / ".run" / "collectives_torchrun.run.xml").find("configuration")
-assert configuration.get("type") == "PythonConfigurationType"  # a "Python" run configuration
+assert configuration.get("type") == "PythonConfigurationType"  # a "Python" run configuration ✓ python-config
 option = {o.get("name"): o.get("value") for o in configuration.findall("option")}
 for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
-    print(f"{name}: {option[name]!r}")
+    print(f"{name}: {option[name]!r}")  # ✓ options
     #> INTERPRETER_OPTIONS: ''
     #> MODULE_MODE: 'true'
     #> SCRIPT_NAME: 'torch.distributed.run'
     #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py'
+[entry] = importlib.metadata.entry_points(group="console_scripts", name="torchrun")
+print(entry.value)  # the `torchrun` command calls this module's main() ✓ torchrun-entry
+#> torch.distributed.run:main
 command = pycharm_command(
     sys.executable,  # stands for SDK_HOME, the interpreter chosen in PyCharm
     option["INTERPRETER_OPTIONS"],
@@ -159,7 +175,7 @@ command = pycharm_command(
     option["PARAMETERS"],
     module_mode=option["MODULE_MODE"] == "true",
 )
-print(" ".join(["python", *command[1:]]))  # the remote `-u` lands before `-m`, harmlessly
+print(" ".join(["python", *command[1:]]))  # the remote `-u` lands before `-m`, harmlessly ✓ command
 #> python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py
 # --8<-- [end:read-configuration]
 
@@ -178,12 +194,17 @@ run = subprocess.run(
     check=False,
 )
 output = run.stdout + run.stderr
-print("exit status", run.returncode)
+print("exit status", run.returncode)  # ✓ exit-0
 #> exit status 0
-print(re.search(r"global_ranks=\[[0-9, ]*\]", output)[0], "WorkerState.SUCCEEDED" in output)
+print(re.search(r"global_ranks=\[[0-9, ]*\]", output)[0], "WorkerState.SUCCEEDED" in output)  # ✓ two-ranks
 #> global_ranks=[0, 1] True
-print(any(line.startswith("[default0]:") for line in output.splitlines()))  # rank 0's prints
+print(any(line.startswith("[default0]:") for line in output.splitlines()))  # rank 0's prints ✓ tee-prefix
 #> True
+endpoint = re.search(r"rdzv_endpoint\s*: (\S+)", output)[1]  # --standalone: port 0, "any free port"
+print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the port it got ✓ free-port
+#> localhost:0 True
+print(sorted(p.name for p in work.glob("torchrun-logs/*/attempt_0/*")))  # a log folder per rank ✓ log-dir
+#> ['0', '1']
 # --8<-- [end:run-configuration]
 
 # --8<-- [start:clean-up]

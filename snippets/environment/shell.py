@@ -27,7 +27,7 @@ def files_read(home: Path, *bash_args: str, command: str = "true") -> str:
     """Start bash with `bash_args` in HOME=home; return the start-up files it read, in order."""
     log = home / "read.log"
     log.unlink(missing_ok=True)
-    env = {"HOME": str(home), "PATH": os.defpath, "TERM": "dumb"}
+    env = {"HOME": str(home), "PATH": os.defpath, "TERM": "dumb"}  # ✓ own-home
     result = subprocess.run(
         ["bash", *bash_args, "-c", command],
         env=env,
@@ -53,7 +53,7 @@ cases = {
     "neither (bash -c, scripts, cron)": [],
 }
 for what, args in cases.items():
-    print(f"{what}: {files_read(home, *args)}")
+    print(f"{what}: {files_read(home, *args)}")  # ✓ who-reads
     #> login (bash -l): .bash_profile
     #> interactive (bash -i): .bashrc
     #> login + interactive (an ssh session): .bash_profile
@@ -62,10 +62,10 @@ for what, args in cases.items():
 
 # --8<-- [start:first-found]
 (home / ".bash_profile").unlink()
-print(files_read(home, "-l"))  # only the first of the three that exists
+print(files_read(home, "-l"))  # only the first of the three that exists ✓ first-found
 #> .bash_login
 (home / ".bash_login").unlink()
-print(files_read(home, "-l"))
+print(files_read(home, "-l"))  # ✓ first-found
 #> .profile
 # --8<-- [end:first-found]
 
@@ -73,9 +73,9 @@ print(files_read(home, "-l"))
 (home / ".bash_profile").write_text(
     marker(".bash_profile") + "if [ -f ~/.bashrc ]; then\nsource ~/.bashrc\nfi\n"
 )
-print(files_read(home, "-l", "-i"))  # the notes' .bash_profile: now .bashrc runs too
+print(files_read(home, "-l", "-i"))  # the notes' .bash_profile: now .bashrc runs too ✓ notes-fix
 #> .bash_profile .bashrc
-print(files_read(home, "-l"))
+print(files_read(home, "-l"))  # ✓ notes-fix
 #> .bash_profile .bashrc
 # --8<-- [end:notes-fix]
 
@@ -104,7 +104,7 @@ probe = (
     ' conda is: $(type -t conda || echo nothing)"'
     '; conda activate demo 2>/dev/null || echo "conda activate: exit status $?"'
 )
-print(files_read(home, "-i", command=probe))  # the interactive shell that read .bashrc
+print(files_read(home, "-i", command=probe))  # the interactive shell that read .bashrc ✓ conda-sh
 #> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: function
 #> the shell function conda activate demo
 # --8<-- [end:conda-sh]
@@ -112,34 +112,45 @@ print(files_read(home, "-i", command=probe))  # the interactive shell that read 
 # --8<-- [start:functions]
 script = home / "train.sh"  # a script, run by that interactive shell
 script.write_text(probe + "\n")
-print(files_read(home, "-i", command=f"bash {script}"))  # inherits variables, not functions
+print(files_read(home, "-i", command=f"bash {script}"))  # inherits variables, not functions ✓ script
 #> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: file
 #> the program condabin/conda activate demo
-print(files_read(home, command=f"bash {script}"))  # started by cron or an IDE: nothing at all
+print(files_read(home, command=f"bash {script}"))  # started by cron or an IDE: nothing at all ✓ no-shell
 #> (none) | CONDA_EXE= CONDA_SHLVL= condabin on PATH: no conda is: nothing
 #> conda activate: exit status 127
 sourcing = home / "train_sourcing.sh"  # a script that sources conda.sh itself
 sourcing.write_text(f". {prefix}/etc/profile.d/conda.sh\n" + probe + "\n")
-print(files_read(home, command=f"bash {sourcing}"))
+print(files_read(home, command=f"bash {sourcing}"))  # ✓ sourcing
 #> (none) | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: function
 #> the shell function conda activate demo
+change = "export CONDA_SHLVL=1"  # a program (a child process) tries it, then a function
+tries = (
+    f'sh -c "{change}"; echo "after a program: ${{CONDA_SHLVL-unset}}"'
+    f'; f() {{ {change}; }}; f; echo "after a function: ${{CONDA_SHLVL-unset}}"'
+)
+print(files_read(home, command=tries))  # ✓ program-vs-function
+#> (none) | after a program: unset
+#> after a function: 1
 # --8<-- [end:functions]
 
 # --8<-- [start:debian-skel]
 skel = Path("/etc/skel")  # the files Debian and Ubuntu give every new user
 assert (skel / ".bashrc").is_file() and (skel / ".profile").is_file(), "needs Debian's /etc/skel"
-assert "If not running interactively, don't do anything" in (skel / ".bashrc").read_text()
-assert 'PATH="$HOME/.local/bin:$PATH"' in (skel / ".profile").read_text()
+assert "If not running interactively, don't do anything" in (skel / ".bashrc").read_text()  # ✓ skel-return
+assert 'PATH="$HOME/.local/bin:$PATH"' in (skel / ".profile").read_text()  # ✓ skel-local-bin
 debian_home = Path(tempfile.mkdtemp(prefix="home-"))
 for name in [".bashrc", ".profile"]:  # the real files, a marker at the very end
     (debian_home / name).write_text((skel / name).read_text() + marker(name))
-print(files_read(debian_home, "-l", "-i"))  # .profile sources .bashrc: no fix needed
+print(files_read(debian_home, "-l", "-i"))  # .profile sources .bashrc: no fix needed ✓ skel-login
 #> .bashrc .profile
-print(files_read(debian_home, "-l"))  # .bashrc returns at once when not interactive
+print(files_read(debian_home, "-l"))  # .bashrc returns at once when not interactive ✓ skel-noninteractive
 #> .profile
 (debian_home / ".bash_profile").write_text(marker(".bash_profile"))
-print(files_read(debian_home, "-l", "-i"))  # a new ~/.bash_profile hides ~/.profile
+print(files_read(debian_home, "-l", "-i"))  # a new ~/.bash_profile hides ~/.profile ✓ skel-hidden
 #> .bash_profile
+(debian_home / ".bash_profile").write_text(". ~/.profile\n" + marker(".bash_profile"))
+print(files_read(debian_home, "-l", "-i"))  # unless it starts by sourcing ~/.profile ✓ skel-kept
+#> .bashrc .profile .bash_profile
 # --8<-- [end:debian-skel]
 
 # --8<-- [start:clean-up]
