@@ -8,11 +8,16 @@ and are skipped, naming the reason, where they are not present.
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 
 from docverify import boxes
+from docverify.snippets import SNIPPETS_DIR
 
 DDP_START, DDP_END = "分布式训练\n", "Pycharm下的分布式运行"
+COLLECTIVES = SNIPPETS_DIR / "distributed" / "collectives.py"
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +57,42 @@ def test_the_checks_fail_on_notes_that_say_otherwise() -> None:
     assert tells_the_sampler_the_epoch(fixed)
     with pytest.raises(ValueError):
         ddp_part("notes without a distributed part")
+
+
+def code_lines(text: str) -> str:
+    """The notes' code in `text`: lines without Chinese prose, `#` comments removed."""
+    lines = (line.split("#")[0] for line in text.splitlines())
+    return "\n".join(line for line in lines if not re.search(r"[\u4e00-\u9fff]", line))
+
+
+def loss_combining_calls(text: str) -> list[str]:
+    """The torch.distributed functions the notes' DDP code calls (`dist.x(` or `torch.distributed.x(`)."""
+    return re.findall(r"\b(?:dist|torch\.distributed)\.(\w+)\(", code_lines(ddp_part(text)))
+
+
+def test_the_notes_code_combines_the_loss_with_all_reduce_not_reduce(notes: str) -> None:
+    calls = loss_combining_calls(notes)
+    assert "all_reduce" in calls and "reduce" not in calls
+    assert "torch.distributed.reduce()" in ddp_part(notes)  # the prose names reduce()
+
+
+def reduce_loss_source() -> str:
+    """The snippet's `reduce_loss`, without its comments, whitespace removed."""
+    tree = ast.parse(COLLECTIVES.read_text(encoding="utf-8"))
+    func = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "reduce_loss")
+    return "".join(code_lines(ast.unparse(func)).split())
+
+
+def test_the_reduce_loss_helper_is_the_notes_verbatim(notes: str) -> None:
+    assert reduce_loss_source() in "".join(code_lines(ddp_part(notes)).split())
+
+
+def test_the_code_checks_fail_on_notes_that_say_otherwise() -> None:
+    with_reduce = f"{DDP_START}dist.all_reduce(t)\ndist.reduce(loss, dst=0)\n{DDP_END}"
+    assert "reduce" in loss_combining_calls(with_reduce)
+    prose_only = f"{DDP_START}用 torch.distributed.reduce() 融合\ndist.all_reduce(t)\n{DDP_END}"
+    assert loss_combining_calls(prose_only) == ["all_reduce"]
+    changed = (
+        f"{DDP_START}def reduce_loss(tensor, world_size):\n    dist.all_reduce(tensor)\n{DDP_END}"
+    )
+    assert reduce_loss_source() not in "".join(code_lines(ddp_part(changed)).split())
