@@ -82,7 +82,7 @@ for world in (2, 3, 4):  # the rule, for every size up to 49, on 2, 3 and 4 rank
         padded, dropped = shards(n, world), shards(n, world, drop_last=True)
         assert {len(s) for s in padded} == {math.ceil(n / world)}  # ✓ rule-padded
         assert {len(s) for s in dropped} == {n // world}  # ✓ rule-dropped
-        assert 0 <= sum(map(len, padded)) - n <= world - 1 and 0 <= n - sum(map(len, dropped)) <= world - 1
+        assert 0 <= sum(map(len, padded)) - n <= world - 1 and 0 <= n - sum(map(len, dropped)) <= world - 1  # ✓ rule-bounds
         # rank r takes every world-th index from r; padding repeats from the start:
         indices = (list(range(n)) * world)[: world * math.ceil(n / world)]
         assert padded == [indices[r::world] for r in range(world)]  # ✓ stride
