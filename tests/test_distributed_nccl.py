@@ -1,12 +1,19 @@
-"""The DDP training script under NCCL: one GPU per rank, two ranks.
+"""DDP under NCCL: the training script on two GPUs, and one rank on one GPU.
 
-The CPU/gloo run is part of tests/test_snippets.py on every machine. NCCL cannot
-put two ranks on one GPU, so this launch needs at least two GPUs and is skipped,
-naming the reason, on machines with fewer.
+The CPU/gloo run of the training script is part of tests/test_snippets.py on every
+machine. NCCL cannot put two ranks on one GPU, so launching the script needs at
+least two GPUs and is skipped, naming the reason, on machines with fewer. What one
+GPU can check runs there: a one-rank NCCL process group, a DDP forward and backward
+on that GPU, and an all_reduce. The same one-rank program runs with gloo on the CPU
+on every machine, so a mistake in the program itself fails here first.
 """
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +49,69 @@ def test_ddp_train_runs_with_nccl_on_two_gpus(tmp_path: Path) -> None:
         "disjoint True, covering True",
     ]:
         assert fact in printed, printed
+
+
+# One rank (RANK=0, WORLD_SIZE=1): everything NCCL and DDP need that a single GPU allows.
+ONE_RANK = """
+import os
+import sys
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+backend, device = sys.argv[1], sys.argv[2]
+on_gpu = {"device_id": torch.device("cuda", 0)} if device == "cuda" else {}
+if device == "cuda":
+    torch.cuda.set_device(0)
+dist.init_process_group(backend, timeout=timedelta(seconds=60), **on_gpu)
+torch.manual_seed(0)
+model = nn.Linear(4, 2).to(device)
+ddp = DDP(model, device_ids=[0] if device == "cuda" else None)
+x = torch.randn(8, 4, device=device)
+ddp(x).sum().backward()
+plain = nn.Linear(4, 2).to(device)
+plain.load_state_dict(model.state_dict())
+plain(x).sum().backward()
+# one rank: DDP's averaged gradient is the rank's own gradient
+assert torch.allclose(model.weight.grad, plain.weight.grad)
+t = torch.tensor([1.0, 3.0], device=device)
+dist.all_reduce(t, op=dist.ReduceOp.AVG)
+assert t.tolist() == [1.0, 3.0]
+print(f"backend={dist.get_backend()} device={t.device.type} world_size={dist.get_world_size()}")
+dist.destroy_process_group()
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_one_rank(backend: str, device: str, program: str = ONE_RANK) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RANK": "0", "WORLD_SIZE": "1", "LOCAL_RANK": "0"}
+    env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()), PYTHONWARNINGS="error")
+    command = [sys.executable, "-c", program, backend, device]
+    return subprocess.run(
+        command, check=False, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("backend", "device"),
+    [("gloo", "cpu"), pytest.param("nccl", "cuda", marks=[pytest.mark.cuda])],
+)
+def test_one_rank_of_ddp_runs_on_one_device(backend: str, device: str) -> None:
+    done = run_one_rank(backend, device)
+    assert done.returncode == 0, done.stderr
+    assert f"backend={backend} device={device} world_size=1" in done.stdout, done.stdout
+
+
+def test_the_one_rank_program_fails_when_a_check_fails() -> None:
+    broken = ONE_RANK.replace("assert t.tolist() == [1.0, 3.0]", "assert t.tolist() == [2.0, 2.0]")
+    assert broken != ONE_RANK
+    done = run_one_rank("gloo", "cpu", broken)
+    assert done.returncode != 0 and "AssertionError" in done.stderr

@@ -8,6 +8,7 @@ Run: torchrun --nproc_per_node=2 snippets/distributed/collectives.py
 
 # --8<-- [start:setup]
 import inspect
+import operator
 import os
 from datetime import timedelta
 
@@ -16,27 +17,32 @@ import torch.distributed as dist
 
 dist.init_process_group(backend="gloo", timeout=timedelta(seconds=30))
 rank, world_size = dist.get_rank(), dist.get_world_size()
-assert rank == int(os.environ["RANK"]) and world_size == 2
+assert rank == int(os.environ["RANK"]) and world_size == 2  # two processes ✓ two-processes
+assert dist.get_backend() == "gloo"  # ✓ gloo
 # --8<-- [end:setup]
 
 # --8<-- [start:ops]
 ops = list(dist.ReduceOp.RedOpType.__members__)
 op_doc = " ".join(dist.ReduceOp.__doc__.split())
-assert "``BAND``, ``BOR``, and ``BXOR`` reductions are not available when using the ``NCCL`` backend." in op_doc
-assert "``AVG`` is only available with the ``NCCL`` backend" in op_doc  # but see gloo below
-assert "``PREMUL_SUM`` multiplies inputs by a given scalar locally before reduction." in op_doc
+assert "``BAND``, ``BOR``, and ``BXOR`` reductions are not available when using the ``NCCL`` backend." in op_doc  # ✓ doc-nccl
+assert "``AVG`` is only available with the ``NCCL`` backend" in op_doc  # but see gloo below ✓ doc-avg
+assert "``PREMUL_SUM`` multiplies inputs by a given scalar locally before reduction." in op_doc  # ✓ doc-premul
 if rank == 0:
-    print(ops)
+    print(ops)  # ✓ ops
     #> ['SUM', 'AVG', 'PRODUCT', 'MIN', 'MAX', 'BAND', 'BOR', 'BXOR', 'PREMUL_SUM']
 # --8<-- [end:ops]
 
 # --8<-- [start:op-values]
-mine = torch.tensor([12, 5]) if rank == 0 else torch.tensor([10, 3])  # 0b1100, 0b1010
-for name in ["SUM", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"]:
+mine = torch.tensor([12, 5]) if rank == 0 else torch.tensor([10, 3])  # 0b1100, 0b1010 ✓ inputs
+python_op = {"SUM": operator.add, "PRODUCT": operator.mul, "MIN": min, "MAX": max}
+python_op.update(BAND=operator.and_, BOR=operator.or_, BXOR=operator.xor)
+for name, combine in python_op.items():
     t = mine.clone()
     dist.all_reduce(t, op=getattr(dist.ReduceOp, name))  # in place, on every rank
+    # every rank holds Python's operator applied to both ranks' elements:
+    assert t.tolist() == [combine(a, b) for a, b in zip([12, 5], [10, 3], strict=True)]  # ✓ op-rule
     if rank == 0:
-        print(f"{name:8}{t.tolist()}")
+        print(f"{name:8}{t.tolist()}")  # ✓ op-values
         #> SUM     [22, 8]
         #> PRODUCT [120, 15]
         #> MIN     [10, 3]
@@ -46,6 +52,7 @@ for name in ["SUM", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"]:
         #> BXOR    [6, 6]
 t = mine.float()
 dist.all_reduce(t, op=dist.ReduceOp.AVG)
+assert t.tolist() == [(12 + 10) / 2, (5 + 3) / 2]  # the mean, on every rank ✓ avg-rule
 if rank == 0:
     print(f"AVG     {t.tolist()}")
     #> AVG     [11.0, 4.0]
@@ -73,7 +80,7 @@ if rank == 0:
 for dtype in dtypes:
     row = [try_all_reduce(dtype, name) for name in table_ops]
     if rank == 0:
-        print(f"{str(dtype).removeprefix('torch.'):10}" + "".join(f"{c:>8}" for c in row))
+        print(f"{str(dtype).removeprefix('torch.'):10}" + "".join(f"{c:>8}" for c in row))  # ✓ support
         #> float32         ok      ok      ok      ok      ok       -       -       -
         #> float16         ok      ok      ok      ok      ok       -       -       -
         #> bfloat16        ok      ok      ok      ok      ok       -       -       -
@@ -83,7 +90,7 @@ for dtype in dtypes:
         #> complex64       ok      ok       -       -       -       -       -       -
 if rank == 0:
     for reason in sorted(reasons):
-        print(reason)
+        print(reason)  # ✓ support-reasons
         #> RuntimeError: Cannot use ReduceOp.BAND with non-integral dtype
         #> RuntimeError: Cannot use ReduceOp.BOR with non-integral dtype
         #> RuntimeError: Cannot use ReduceOp.BXOR with non-integral dtype
@@ -108,7 +115,7 @@ for op in [
         dist.all_reduce(torch.ones(2), op=op)
     except (TypeError, RuntimeError) as err:
         if rank == 0:
-            print(f"{type(err).__name__}: {str(err).splitlines()[0]}")
+            print(f"{type(err).__name__}: {str(err).splitlines()[0]}")  # ✓ premul
             #> TypeError: (): incompatible function arguments. The following argument types are supported:
             #> RuntimeError: Cannot use ReduceOp.PREMUL_SUM with Gloo
             #> RuntimeError: Cannot use ReduceOp.PREMUL_SUM with Gloo
@@ -117,11 +124,10 @@ for op in [
 # --8<-- [start:reduce-broadcast-gather]
 t = torch.tensor([float(rank + 1)])  # rank 0: 1.0, rank 1: 2.0
 dist.reduce(t, dst=0)  # SUM, result only on rank 0
-assert "Only the process with rank ``dst`` is going to receive the final result." in " ".join(
-    dist.reduce.__doc__.split()
-)
+reduce_doc = " ".join(dist.reduce.__doc__.split())
+assert "Only the process with rank ``dst`` is going to receive the final result." in reduce_doc  # ✓ reduce-doc
 if rank == 0:
-    print("reduce to rank 0:", t.item())
+    print("reduce to rank 0:", t.item())  # 1.0 + 2.0 ✓ reduce
     #> reduce to rank 0: 3.0
 
 t = torch.tensor([float(rank + 1)])
@@ -129,33 +135,36 @@ dist.broadcast(t, src=1)  # rank 1's value everywhere
 result = [None] * world_size
 dist.all_gather_object(result, t.item())
 if rank == 0:
-    print("broadcast from rank 1, every rank holds:", result)
+    print("broadcast from rank 1, every rank holds:", result)  # ✓ broadcast
     #> broadcast from rank 1, every rank holds: [2.0, 2.0]
 
 t = torch.tensor([rank, 10 * rank])
 gathered = [torch.empty_like(t) for _ in range(world_size)]
 dist.all_gather(gathered, t)  # every rank receives every rank's tensor
+assert [g.tolist() for g in gathered] == [[r, 10 * r] for r in range(world_size)]  # ✓ all-gather
 if rank == 0:
     print("all_gather:", [g.tolist() for g in gathered])
     #> all_gather: [[0, 0], [1, 10]]
 ag_doc = " ".join(dist.all_gather.__doc__.split())
-assert "Uneven sized tensors are supported." in ag_doc  # the docstring says so; gloo disagrees:
+assert "Uneven sized tensors are supported." in ag_doc  # the docstring says so; gloo disagrees: ✓ gather-doc
 try:
     dist.all_gather([torch.empty(r + 1) for r in range(world_size)], torch.ones(rank + 1))
 except RuntimeError as err:
     if rank == 0:
-        print(str(err).split("] ")[-1].split(" at index")[0])
+        print(str(err).split("] ")[-1].split(" at index")[0])  # ✓ gather-uneven
         #> ProcessGroupGloo::allgather: invalid tensor size
 # --8<-- [end:reduce-broadcast-gather]
 
 # --8<-- [start:async]
 code = " ".join(inspect.getsource(dist.all_reduce).split())
-assert "if async_op: return work elif ( work is not None ): # Backward compatible" in code
+# async_op=True returns the handle; the default waits for the work itself:
+assert "if async_op: return work elif ( work is not None ):" in code  # ✓ async-source
+assert "# Backward compatible with backends that don't sync at CPP level work.wait()" in code
 t = torch.ones(3)
 work = dist.all_reduce(t, async_op=True)  # returns at once with a handle
 work.wait()  # now t holds the sum
 if rank == 0:
-    print(type(work).__name__, t.tolist())
+    print(type(work).__name__, t.tolist())  # ✓ async
     #> Work [2.0, 2.0, 2.0]
 # --8<-- [end:async]
 
@@ -168,10 +177,11 @@ def reduce_loss(tensor, world_size):  # the helper from the original notes
 
 loss = torch.tensor([0.5]) if rank == 0 else torch.tensor([1.5])
 reduce_loss(loss, world_size)
+assert loss.item() == (0.5 + 1.5) / 2  # the mean, on every rank ✓ reduce-loss
 avg = torch.tensor([0.5]) if rank == 0 else torch.tensor([1.5])
 dist.all_reduce(avg, op=dist.ReduceOp.AVG)
 if rank == 0:
-    print("reduce_loss:", loss.item(), "| ReduceOp.AVG:", avg.item())
+    print("reduce_loss:", loss.item(), "| ReduceOp.AVG:", avg.item())  # ✓ avg
     #> reduce_loss: 1.0 | ReduceOp.AVG: 1.0
 # --8<-- [end:reduce-loss]
 
@@ -180,25 +190,25 @@ sig = inspect.signature(dist.all_reduce)
 if rank == 0:
     for name, param in sig.parameters.items():
         default = "(required)" if param.default is param.empty else repr(param.default)
-        print(f"{name:9}{default}")
+        print(f"{name:9}{default}")  # ✓ signature
         #> tensor   (required)
         #> op       <RedOpType.SUM: 0>
         #> group    None
         #> async_op False
     print("group.WORLD is the default group:", dist.get_world_size(dist.group.WORLD) == world_size)
     #> group.WORLD is the default group: True
-    print("returns:", sig.return_annotation)
+    print("returns:", sig.return_annotation)  # ✓ returns
     #> returns: torch.distributed.distributed_c10d.Work | None
-assert dist.group.WORLD is dist.distributed_c10d._get_default_group()
+assert dist.group.WORLD is dist.distributed_c10d._get_default_group()  # ✓ group-world
 t = torch.tensor([float(rank)])
 dist.all_reduce(t, op=dist.ReduceOp(dist.ReduceOp.MAX))  # a ReduceOp built from a RedOpType
-assert t.item() == 1.0 and type(dist.ReduceOp.MAX).__name__ == "RedOpType"
+assert t.item() == 1.0 and type(dist.ReduceOp.MAX).__name__ == "RedOpType"  # ✓ redoptype
 source = inspect.getsource(dist.all_reduce)
-assert "_default_pg" not in source and "group = _get_default_group()" in source
+assert "_default_pg" not in source and "group = _get_default_group()" in source  # ✓ source
 assert "work = group.allreduce([tensor], opts)" in source
-assert "tensor = torch.view_as_real(tensor)" in source
+assert "tensor = torch.view_as_real(tensor)" in source  # ✓ view-as-real
 doc = " ".join(dist.all_reduce.__doc__.split())
-assert "After the call ``tensor`` is going to be bitwise identical in all processes." in doc
+assert "After the call ``tensor`` is going to be bitwise identical in all processes." in doc  # ✓ bitwise
 # --8<-- [end:signature]
 
 # --8<-- [start:shutdown]

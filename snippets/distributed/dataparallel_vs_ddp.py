@@ -43,7 +43,7 @@ calls = sorted(
     and isinstance(node.func.value, ast.Name)
     and node.func.value.id == "self"
 )
-print([name for _, name in calls])  # what DataParallel.forward calls on itself, in order
+print([name for _, name in calls])  # what DataParallel.forward calls on itself, in order ✓ dp-forward-calls
 #> ['self.module', 'self.scatter', 'self.module', 'self.replicate', 'self.parallel_apply', 'self.gather']
 code = " ".join(source.split())
 assert "if not self.device_ids: return self.module(*inputs, **kwargs)" in code
@@ -227,7 +227,7 @@ print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward
 own0, own1, synced = (torch.tensor(r[k]) for r, k in [(r0, "own"), (r1, "own"), (r0, "after_backward")])
 print("ranks' own gradients differ:", not torch.allclose(own0, own1))
 #> ranks' own gradients differ: True
-print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],
+print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],  # ✓ ddp-grad-mean
       torch.allclose(synced, (own0 + own1) / 2))
 #> after backward(), every rank holds their mean: True True
 print("= the gradient of the whole 16-sample batch:", torch.allclose(synced, torch.tensor(r0["whole_batch"])))
@@ -284,7 +284,7 @@ def step(rank: int) -> dict:
 
 
 r0, r1 = run_ranks(step)
-print("collectives per step [forward, backward, optimizer.step]:", r0["counts"])
+print("collectives per step [forward, backward, optimizer.step]:", r0["counts"])  # ✓ ddp-step-collectives
 #> collectives per step [forward, backward, optimizer.step]: [[0, 1, 0], [2, 1, 0], [0, 1, 0]]
 print("buckets re-formed yet, after the forward of step 1, 2, 3:", r0["rebuilt"])
 #> buckets re-formed yet, after the forward of step 1, 2, 3: [False, True, True]
@@ -322,7 +322,7 @@ def buffers(rank: int) -> list:
 print(f"{'rank 1, DDP(model, ...)':32} {'buffer after DDP()':>18} {'after a forward':>16}")
 #> rank 1, DDP(model, ...)          buffer after DDP()  after a forward
 for name, at_init, in_forward, warned in run_ranks(buffers)[1]:
-    print(f"{name:32} {at_init:18} {in_forward:16}" + (f"  {warned}" if warned else ""))
+    print(f"{name:32} {at_init:18} {in_forward:16}" + (f"  {warned}" if warned else ""))  # ✓ ddp-buffers
     #> defaults                                        0.0              0.0
     #> {'forward_sync_buffers': False}                 0.0              1.0
     #> {'broadcast_buffers': False}                    1.0              1.0  ['FutureWarning']

@@ -25,7 +25,7 @@ from torch.utils.data.distributed import DistributedSampler
 
 # torchrun tells every process who it is through environment variables.
 torchrun_sets = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}
-assert torchrun_sets <= set(os.environ), f"start me with: torchrun --nproc_per_node=2 {sys.argv[0]}"
+assert torchrun_sets <= set(os.environ), f"start me with: torchrun --nproc_per_node=2 {sys.argv[0]}"  # ✓ under-torchrun
 rank = int(os.environ["RANK"])  # unique over all nodes: 0 .. WORLD_SIZE-1
 local_rank = int(os.environ["LOCAL_RANK"])  # unique on this machine: picks the GPU
 world_size = int(os.environ["WORLD_SIZE"])
@@ -192,7 +192,7 @@ for epoch in range(3):
         reduce_loss(avg, world_size)
         # Check: the averaged loss is the mean of the ranks' own losses.
         ranks_losses = gather_tensor(loss.detach())
-        assert torch.allclose(avg, sum(ranks_losses) / world_size)
+        assert torch.allclose(avg, sum(ranks_losses) / world_size)  # ✓ loss-mean
         assert not torch.equal(ranks_losses[0], ranks_losses[1])  # each rank's own loss differs
         avg_op = loss.detach().clone()
         dist.all_reduce(avg_op, op=dist.ReduceOp.AVG)  # the same in one call
@@ -268,7 +268,7 @@ only_added_to = {a.target.id for a in ast.walk(tree) if isinstance(a, ast.AugAss
 if rank == 0:
     print("only ever `+=`, never given a first value:", sorted(only_added_to))
     #> only ever `+=`, never given a first value: ['global_step', 'total_loss', 'train_correct']
-    print("uses F, which the notes never import:", "F" in notes["train"].__code__.co_names)
+    print("uses F, which the notes never import:", "F" in notes["train"].__code__.co_names)  # ✓ notes-train
     #> uses F, which the notes never import: True
 # --8<-- [end:notes-train]
 
@@ -279,14 +279,14 @@ for epoch in range(3):
     sizes = [len(s) for s in shards]
     disjoint = not set.intersection(*shards)
     covering = set.union(*shards) == set(range(len(train_set)))
-    assert disjoint and covering and sum(sizes) == len(train_set)
+    assert disjoint and covering and sum(sizes) == len(train_set)  # ✓ shards-disjoint
     if rank == 0:
         print(f"epoch {epoch}: shard sizes {sizes}, disjoint {disjoint}, covering {covering}")
         #> epoch 0: shard sizes [32, 32], disjoint True, covering True
         #> epoch 1: shard sizes [32, 32], disjoint True, covering True
         #> epoch 2: shard sizes [32, 32], disjoint True, covering True
 orders = all_seen[0]  # rank 0's samples, in training order, per epoch
-assert orders[0] != orders[1] and orders[1] != orders[2]  # set_epoch reshuffles
+assert orders[0] != orders[1] and orders[1] != orders[2]  # set_epoch reshuffles ✓ reshuffles
 unset = DistributedSampler(train_set, shuffle=True, seed=0)  # set_epoch never called
 assert list(unset) == list(unset) == all_seen[rank][0]  # epoch 0's order, every time
 if rank == 0:
@@ -299,7 +299,7 @@ if rank == 0:
 
 # --8<-- [start:check-params]
 params = gather_tensor(flat_parameters(model))
-assert all(torch.equal(p, params[0]) for p in params)  # bit-identical, not just close
+assert all(torch.equal(p, params[0]) for p in params)  # bit-identical, not just close ✓ params-identical
 if rank == 0:
     print("parameters identical on all ranks after training:", torch.equal(params[0], params[1]))
     #> parameters identical on all ranks after training: True
@@ -318,7 +318,7 @@ with torch.no_grad():
         model(x_all[:4].to(device))
         counts.append(collectives() - start)
 synced = gather_tensor(bn.running_mean)
-assert not torch.equal(trained[0], trained[1]) and torch.equal(synced[1], trained[0])
+assert not torch.equal(trained[0], trained[1]) and torch.equal(synced[1], trained[0])  # ✓ buffers-synced
 assert counts[0] > 0 and counts[1] == 0
 if rank == 0:
     print("BatchNorm buffers equal on all ranks: after training", torch.equal(*trained),
@@ -365,7 +365,7 @@ dist.all_reduce(correct)  # SUM over ranks
 if rank == 0:
     print(f"test accuracy (shards + all_reduce): {correct.item() / len(test_set):.4f}")
     #> test accuracy (shards + all_reduce): 0.8125
-    assert correct.item() / len(test_set) == acc_rank0  # 32 samples: no padding
+    assert correct.item() / len(test_set) == acc_rank0  # 32 samples: no padding ✓ eval-shards
 # With 31 test samples, the sampler would pad: one sample evaluated twice.
 assert len(DistributedSampler(TensorDataset(torch.arange(31)))) * world_size == 32
 # --8<-- [end:evaluate]
@@ -378,7 +378,7 @@ if rank == 0:
     torch.save(model.module.state_dict(), ckpt)  # .module: keys without "module."
 dist.barrier()
 state = torch.load(ckpt, map_location=device)
-assert all(torch.equal(state[k], v) for k, v in model.module.state_dict().items())
+assert all(torch.equal(state[k], v) for k, v in model.module.state_dict().items())  # ✓ checkpoint
 make_model().load_state_dict(state)  # loads into the plain model
 if rank == 0:
     print(list(state))

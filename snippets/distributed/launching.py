@@ -57,15 +57,31 @@ def parse(command: str) -> argparse.Namespace:
     return legacy_launch.parse_args(argv[3:])
 
 
+def launch_config(args: argparse.Namespace) -> tuple:
+    """torchrun's own launch configuration, and what every worker process runs."""
+    args.log_dir = os.devnull  # the config would otherwise create a log folder
+    config, _, cmd_args = torchrun.config_from_args(args)
+    return config, "python " + " ".join(cmd_args)
+
+
 def worker_command(args: argparse.Namespace) -> str:
     """What the launcher runs in every worker process (torchrun's own code decides)."""
-    args.log_dir = os.devnull  # the config would otherwise create a log folder
-    _, _, cmd_args = torchrun.config_from_args(args)
-    return "python " + " ".join(cmd_args)
+    return launch_config(args)[1]
 
 
+# The two static lines differ only in the node's rank:
+assert COMMANDS[1].replace("--node_rank=0", "--node_rank=1") == COMMANDS[2]  # ✓ node-rank-only
+# torchrun.run() turns one node without a master port into a rendezvous on a free local port:
+run_source = inspect.getsource(torchrun.run)
+assert "and args.master_port is None" in run_source  # ✓ free-port
+assert 'args.rdzv_endpoint = "localhost:0"' in run_source
 for command in COMMANDS:
     args = parse(command)
+    script = [args.training_script, *args.training_script_args]
+    cmd = worker_command(args)
+    assert cmd.split()[:3] == ["python", "-u", args.training_script]  # ✓ python-u
+    if command.startswith("torchrun"):
+        assert cmd.split()[2:] == script  # torchrun adds nothing ✓ no-args
     nodes = torchrun.parse_min_max_nnodes(args.nnodes)[1]
     # As torchrun.run() decides: one node and no address given -> a local rendezvous.
     if args.standalone or (nodes == 1 and args.master_port is None):
@@ -74,7 +90,7 @@ for command in COMMANDS:
         where = f"node_rank {args.node_rank}, master {args.master_addr}:{args.master_port}"
     else:
         where = f"{args.rdzv_backend} rendezvous at {args.rdzv_endpoint}, id {args.rdzv_id}"
-    print(f"{nodes} node(s) x {args.nproc_per_node} processes, {where}\n   each runs:", worker_command(args))
+    print(f"{nodes} node(s) x {args.nproc_per_node} processes, {where}\n   each runs:", cmd)  # ✓ commands
     #> 1 node(s) x 2 processes, rendezvous on localhost, free port
     #>    each runs: python -u snippets/distributed/ddp_train.py
     #> 2 node(s) x 4 processes, node_rank 0, master 10.0.0.1:29500
@@ -89,13 +105,21 @@ for command in COMMANDS:
 
 # --8<-- [start:node-rank-c10d]
 with contextlib.redirect_stderr(io.StringIO()) as log:  # torchrun logs its warnings there
-    worker_command(parse(COMMANDS[3].replace("--rdzv_id", "--node_rank=1 --rdzv_id")))
+    given = launch_config(parse(COMMANDS[3].replace("--rdzv_id", "--node_rank=1 --rdzv_id")))
 logged = log.getvalue().strip().splitlines()
-print(logged[-1].split("] ", 1)[1] if logged else "(no warning)")
+print(logged[-1].split("] ", 1)[1] if logged else "(no warning)")  # ✓ node-rank-warning
 #> node_rank is only used for static rdzv_backend. It will be ignored for rdzv_backend=c10d.
+assert given == launch_config(parse(COMMANDS[3]))  # ignored: the same launch ✓ node-rank-ignored
+# while with the static rendezvous the node rank is part of the launch:
+assert launch_config(parse(COMMANDS[1]))[0].rdzv_configs["rank"] == 0
+assert launch_config(parse(COMMANDS[2]))[0].rdzv_configs["rank"] == 1
 # --8<-- [end:node-rank-c10d]
 
 # --8<-- [start:two-nodes]
+# This section forks (launchers and workers): it runs where the fork start method exists.
+assert "fork" in mp.get_all_start_methods(), "no fork here (Windows): see the box on the page"  # ✓ needs-fork
+
+
 def node_worker() -> None:
     """What every worker runs: join the group, report who it is; rank 0 saves all reports."""
     dist.init_process_group("gloo", timeout=timedelta(seconds=30))
@@ -118,11 +142,12 @@ def free_port() -> int:
 
 
 torchrun_command = [e for e in entry_points(group="console_scripts") if e.name == "torchrun"]
-assert torchrun_command[0].value == "torch.distributed.run:main"  # what `torchrun` runs
+assert torchrun_command[0].value == "torch.distributed.run:main"  # what `torchrun` runs ✓ entry-point
 # main(argv) runs run(parse_args(argv)), which turns the arguments into a launch
 # configuration and hands it, with the script, to torch's launcher API:
-run_source = inspect.getsource(torchrun.run)
-assert "config, cmd, cmd_args = config_from_args(args)" in run_source
+main_source = " ".join(inspect.getsource(torchrun.main).split())
+assert "args = parse_args(args) run(args)" in main_source  # ✓ main-source
+assert "config, cmd, cmd_args = config_from_args(args)" in run_source  # ✓ run-source
 assert "elastic_launch(" in run_source and "entrypoint=cmd" in run_source
 
 
@@ -130,8 +155,8 @@ def node(argv: list[str], name: str) -> None:
     """One "machine": torchrun's steps on argv, with node_worker in place of the script."""
     os.environ["NODE"] = name  # read by the workers, as a host name would be
     config, _script, _script_args = torchrun.config_from_args(torchrun.parse_args(argv))
-    assert config.start_method == "fork"  # how the workers of a function entry point start
-    elastic_launch(config, entrypoint=node_worker)()
+    assert config.start_method == "fork"  # how the workers of a function entry point start ✓ fork-workers
+    elastic_launch(config, entrypoint=node_worker)()  # ✓ node-steps
 
 
 port = free_port()
@@ -140,13 +165,14 @@ with tempfile.TemporaryDirectory() as tmp:
     os.environ.update(OMP_NUM_THREADS="1", RESULT=str(result))  # inherited by the workers
     launch_env = dict(os.environ)
     nodes = []
-    for i, command in enumerate(COMMANDS[1:3]):  # the page's two static lines, one per node
+    for i, command in enumerate(COMMANDS[1:3]):  # the page's two static lines, one per node ✓ static-run
+        assert f"--node_rank={i}" in command  # node{i} is the node of rank i
         line = command.replace("10.0.0.1", "127.0.0.1").replace("29500", str(port))
         # 2 workers per node, forked from their launcher: none imports torch again.
         line = line.replace("--nproc_per_node=4", "--nproc_per_node=2 --start-method=fork")
         argv = shlex.split(line)[1:]  # what `torchrun` would get
         # Forked from this process, each launcher does not import torch again either.
-        nodes.append(mp.get_context("fork").Process(target=node, args=(argv, f"node{i}")))
+        nodes.append(mp.get_context("fork").Process(target=node, args=(argv, f"node{i}")))  # ✓ fork-launchers
         nodes[-1].start()
     for launcher in nodes:
         launcher.join(timeout=45)
@@ -156,18 +182,23 @@ print("node   RANK LOCAL_RANK GROUP_RANK get_rank() DistributedSampler")
 #> node   RANK LOCAL_RANK GROUP_RANK get_rank() DistributedSampler
 for r in ranks:
     print(f"{r['NODE']:6} {r['RANK']:>4} {r['LOCAL_RANK']:>10} {r['GROUP_RANK']:>10}"
-          f" {r['get_rank']:>10} {r['shard']}")
+          f" {r['get_rank']:>10} {r['shard']}")  # ✓ ranks
     #> node0     0          0          0          0 [0, 4]
     #> node0     1          1          0          1 [1, 5]
     #> node1     2          0          1          2 [2, 6]
     #> node1     3          1          1          3 [3, 7]
 for r in ranks:
-    assert int(r["RANK"]) == int(r["GROUP_RANK"]) * int(r["LOCAL_WORLD_SIZE"]) + int(r["LOCAL_RANK"])
-    assert r["get_rank"] == int(r["RANK"]) and int(r["WORLD_SIZE"]) == 4
+    assert int(r["RANK"]) == int(r["GROUP_RANK"]) * int(r["LOCAL_WORLD_SIZE"]) + int(r["LOCAL_RANK"])  # ✓ rank-formula
+    assert r["get_rank"] == int(r["RANK"]) and int(r["WORLD_SIZE"]) == 4  # ✓ world-four
+    assert r["GROUP_RANK"] == r["NODE"].removeprefix("node")  # the node's --node_rank ✓ group-rank
+    assert r["shard"] == list(range(8))[r["get_rank"] :: 4]  # the sampler's global rank ✓ sampler-rank
+assert sorted(r["get_rank"] for r in ranks) == [0, 1, 2, 3]  # global: unique, 0 .. WORLD_SIZE-1 ✓ global-rank
+for name in ["node0", "node1"]:  # LOCAL_RANK: 0, 1 on each node ✓ local-rank
+    assert sorted(int(r["LOCAL_RANK"]) for r in ranks if r["NODE"] == name) == [0, 1]
 shards = [set(r["shard"]) for r in ranks]
-assert set.union(*shards) == set(range(8)) and sum(map(len, shards)) == 8  # disjoint, covering
+assert set.union(*shards) == set(range(8)) and sum(map(len, shards)) == 8  # disjoint, covering ✓ shards
 # On the second node, get_rank() is not a GPU index of that machine (0 .. LOCAL_WORLD_SIZE-1):
-assert all(r["get_rank"] >= int(r["LOCAL_WORLD_SIZE"]) for r in ranks if r["NODE"] == "node1")
+assert all(r["get_rank"] >= int(r["LOCAL_WORLD_SIZE"]) for r in ranks if r["NODE"] == "node1")  # ✓ not-gpu-index
 torchrun_vars = sorted(set(ranks[0]["env"]) - set(launch_env) - {"NODE"})
 # --8<-- [end:two-nodes]
 
@@ -180,7 +211,7 @@ with tempfile.TemporaryDirectory() as tmp:
     script.write_text(SHOW_ENV, encoding="utf-8")
     done = subprocess.run(
         # "-u" before "-m": an option of python, not of the launcher
-        [sys.executable, "-u", "-m", "torch.distributed.launch", "--nproc_per_node=1"]
+        [sys.executable, "-u", "-m", "torch.distributed.launch", "--nproc_per_node=1"]  # ✓ u-first
         + ["--standalone", str(script)],
         env=legacy_env,
         capture_output=True,
@@ -189,24 +220,27 @@ with tempfile.TemporaryDirectory() as tmp:
         check=True,
     )
 report = json.loads(done.stdout.splitlines()[-1])
-print("argv:", report["argv"], "| LOCAL_RANK:", report["env"]["LOCAL_RANK"])
+print("argv:", report["argv"], "| LOCAL_RANK:", report["env"]["LOCAL_RANK"])  # ✓ legacy-argv
 #> argv: ['--local-rank=0'] | LOCAL_RANK: 0
 warning = next(line for line in done.stderr.splitlines() if "FutureWarning" in line)
-print(warning[warning.index("FutureWarning") :])
+print(warning[warning.index("FutureWarning") :])  # ✓ legacy-warning
 #> FutureWarning: The module torch.distributed.launch is deprecated
-for phrase in ["Use torchrun.", "--use-env is set by default in torchrun", "os.environ['LOCAL_RANK']"]:
-    assert phrase in done.stderr, phrase
+deprecation = ["and will be removed in future", "Use torchrun."]
+for phrase in [*deprecation, "--use-env is set by default in torchrun", "os.environ['LOCAL_RANK']"]:
+    assert phrase in done.stderr, phrase  # ✓ warning-text
 legacy_vars = sorted(set(report["env"]) - set(legacy_env))
 print("variables set by the launcher:", legacy_vars)
 #> variables set by the launcher: ['GROUP_RANK', 'GROUP_WORLD_SIZE', 'LOCAL_RANK', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT', 'RANK', 'ROLE_NAME', 'ROLE_RANK', 'ROLE_WORLD_SIZE', 'TORCHELASTIC_ERROR_FILE', 'TORCHELASTIC_MAX_RESTARTS', 'TORCHELASTIC_RESTART_COUNT', 'TORCHELASTIC_RUN_ID', 'TORCHELASTIC_SIGNALS_TO_HANDLE', 'TORCHELASTIC_USE_AGENT_STORE', 'TORCH_NCCL_ASYNC_ERROR_HANDLING', 'WORLD_SIZE']
-print("the same as torchrun's on the two nodes:", legacy_vars == torchrun_vars)
+print("the same as torchrun's on the two nodes:", legacy_vars == torchrun_vars)  # ✓ same-vars
 #> the same as torchrun's on the two nodes: True
 # The old launcher is torchrun's own run() with one more option, --use-env (default off):
-assert "from torch.distributed.run import get_args_parser, run" in inspect.getsource(legacy_launch)
-assert legacy_launch.parse_args(["main.py"]).use_env is False
+assert "from torch.distributed.run import get_args_parser, run" in inspect.getsource(legacy_launch)  # ✓ wrapper
+assert legacy_launch.parse_args(["main.py"]).use_env is False  # ✓ use-env-default
+options = set(vars(legacy_launch.parse_args(["main.py"])))
+assert options - set(vars(torchrun.parse_args(["main.py"]))) == {"use_env"}  # the only one added ✓ only-use-env
 # init_process_group's default "env://" reads MASTER_ADDR and MASTER_PORT:
 env_rendezvous = inspect.getsource(dist.rendezvous.__globals__["_env_rendezvous_handler"])
-assert '"MASTER_ADDR"' in env_rendezvous and '"MASTER_PORT"' in env_rendezvous
+assert '"MASTER_ADDR"' in env_rendezvous and '"MASTER_PORT"' in env_rendezvous  # ✓ env-rendezvous
 # --8<-- [end:legacy-run]
 
 # --8<-- [start:old-script]
@@ -215,42 +249,43 @@ old.add_argument("--local_rank", type=int, default=0)  # the spelling of old scr
 stderr = io.StringIO()
 with contextlib.redirect_stderr(stderr), contextlib.suppress(SystemExit):
     old.parse_args(["--local-rank=1"])  # what torch.distributed.launch passes today
-print(stderr.getvalue().splitlines()[-1])
+print(stderr.getvalue().splitlines()[-1])  # ✓ old-script-error
 #> main.py: error: unrecognized arguments: --local-rank=1
-print("under torchrun (no argument), every rank gets:", old.parse_args([]).local_rank)
+print("under torchrun (no argument), every rank gets:", old.parse_args([]).local_rank)  # ✓ old-default
 #> under torchrun (no argument), every rank gets: 0
 # --8<-- [end:old-script]
 
 # --8<-- [start:fixed-script]
 os.environ["LOCAL_RANK"] = "1"  # as torchrun (and the old launcher) set it in rank 1
 local_rank = int(os.environ["LOCAL_RANK"])
-print("from the environment:", local_rank)
+print("from the environment:", local_rank)  # ✓ from-env
 #> from the environment: 1
 new = argparse.ArgumentParser(prog="main.py")  # if the argument must stay
 new.add_argument("--local-rank", "--local_rank", type=int, default=local_rank)
-print([new.parse_args(a).local_rank for a in (["--local-rank=1"], ["--local_rank=1"], [])])
-#> [1, 1, 1]
+print([new.parse_args(a).local_rank for a in (["--local-rank=3"], ["--local_rank=2"], [])])  # ✓ both-spellings
+#> [3, 2, 1]
 # --8<-- [end:fixed-script]
 
 # --8<-- [start:typos]
 args = torchrun.parse_args(["—nproc_per_node=2", "main.py"])  # the notes' dash, pasted
-print(f"script: {args.training_script!r}, its arguments: {args.training_script_args}")
+print(f"script: {args.training_script!r}, its arguments: {args.training_script_args}")  # ✓ dash-script
 #> script: '—nproc_per_node=2', its arguments: ['main.py']
-print("processes:", args.nproc_per_node)
+print("processes:", args.nproc_per_node)  # ✓ dash-processes
 #> processes: 1
-assert torchrun.parse_args(["--nproc-per-node=2", "main.py"]).nproc_per_node == "2"  # also accepted
+assert torchrun.parse_args(["--nproc-per-node=2", "main.py"]).nproc_per_node == "2"  # also accepted ✓ dash-form
+assert legacy_launch.parse_args(["—nproc_per_node=2", "main.py"]).training_script == "—nproc_per_node=2"  # ✓ dash-legacy
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr), contextlib.suppress(SystemExit):
         legacy_launch.main(["--nproc_per_node=2", "-u", "main.py"])  # PyCharm's -u
-print(stderr.getvalue().splitlines()[-1].split(": ", 1)[1])  # launch's error message
+print(stderr.getvalue().splitlines()[-1].split(": ", 1)[1])  # launch's error message ✓ pycharm-error
 #> error: unrecognized arguments: -u
-print([f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught])
+print([f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught])  # ✓ pycharm-warning
 #> ['FutureWarning: The module torch.distributed.launch is deprecated']
 stderr = io.StringIO()
 with contextlib.redirect_stderr(stderr), contextlib.suppress(SystemExit):
     torchrun.parse_args(["--nproc_per_node=2", "-u", "main.py"])  # the same with torchrun
-print(stderr.getvalue().splitlines()[-1].split(": ", 1)[1])
+print(stderr.getvalue().splitlines()[-1].split(": ", 1)[1])  # ✓ torchrun-u
 #> error: unrecognized arguments: -u
 # --8<-- [end:typos]

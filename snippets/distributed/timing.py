@@ -28,7 +28,7 @@ x = torch.randn(64, 256, device=device)
 # --8<-- [start:clocks]
 for name in ["time", "perf_counter"]:
     info = time.get_clock_info(name)
-    print(f"time.{name}(): monotonic={info.monotonic} adjustable={info.adjustable}")
+    print(f"time.{name}(): monotonic={info.monotonic} adjustable={info.adjustable}")  # ✓ clock-info
     #> time.time(): monotonic=False adjustable=True
     #> time.perf_counter(): monotonic=True adjustable=False
 print("timeit.default_timer is time.perf_counter:", timeit.default_timer is time.perf_counter)
@@ -79,10 +79,10 @@ try:
 except (RuntimeError, AssertionError) as err:  # no usable GPU or driver; a +cpu build
     outcome = f"{type(err).__name__}: {err}"
 if torch.cuda.is_available():  # requires: cuda
-    assert outcome == "returns"
+    assert outcome == "returns"  # ✓ cuda-sync-gpu
 elif torch.backends.cuda.is_built():  # this page's CPU runs: a CUDA build without a GPU
     assert outcome.startswith("RuntimeError: "), outcome
-    assert "NVIDIA driver" in outcome or "no CUDA GPUs" in outcome, outcome
+    assert "NVIDIA driver" in outcome or "no CUDA GPUs" in outcome, outcome  # ✓ cuda-sync-no-gpu
 # Where the +cpu build's AssertionError comes from:
 lazy_init = inspect.getsource(torch.cuda._lazy_init)
 assert 'if not hasattr(torch._C, "_cuda_getDeviceCount"):' in lazy_init
@@ -105,7 +105,7 @@ with torch.no_grad():
 timed_runs = m.number_per_run * len(m.raw_times)
 print(type(m).__name__, "| threads used:", m.task_spec.num_threads)
 #> Measurement | threads used: 1
-print("calls beyond the timed ones (warm-up):", calls > timed_runs)
+print("calls beyond the timed ones (warm-up):", calls > timed_runs)  # ✓ warmup-calls
 #> calls beyond the timed ones (warm-up): True
 print("timed blocks add up to min_run_time or more:", sum(m.raw_times) >= 0.1)
 #> timed blocks add up to min_run_time or more: True
@@ -121,7 +121,7 @@ print("timeit(number=200) ran the statement", calls, "times")  # 200 + a warm-up
 #> timeit(number=200) ran the statement 202 times
 # The default clock synchronises the accelerator (a GPU), then reads perf_counter:
 clock = inspect.signature(benchmark.Timer).parameters["timer"].default
-print(inspect.getsource(clock).strip())
+print(inspect.getsource(clock).strip())  # ✓ timer-clock
 #> def timer() -> float:
 #>     if torch.accelerator.is_available():
 #>         torch.accelerator.synchronize()
@@ -148,6 +148,6 @@ def one_second() -> None:
 
 
 runs = timeit.Timer("one_second()", timer=lambda: clock_now, globals=globals()).timeit(number=3)
-print("timeit.timeit(number=3) returns", runs, "| the statement ran", int(clock_now), "times")
+print("timeit.timeit(number=3) returns", runs, "| the statement ran", int(clock_now), "times")  # ✓ timeit-total
 #> timeit.timeit(number=3) returns 3.0 | the statement ran 3 times
 # --8<-- [end:timeit-total]
