@@ -97,7 +97,7 @@ dp = nn.DataParallel(net)  # device_ids: every visible GPU ([] without one)
 gpus = torch.cuda.device_count()
 print("device_ids are the visible GPUs:", dp.device_ids == list(range(gpus)))  # ✓ dp-device-ids
 #> device_ids are the visible GPUs: True
-print("dp.module is the wrapped module:", dp.module is net)
+print("dp.module is the wrapped module:", dp.module is net)  # ✓ dp-module
 #> dp.module is the wrapped module: True
 x = torch.randn(8, 3)
 for _ in range(3):
@@ -153,7 +153,7 @@ def run_ranks(fn, world_size: int = 2) -> list:
             results.put((rank, fn(rank)))
             dist.destroy_process_group()
 
-        mp.start_processes(rank_main, nprocs=world_size, start_method="fork")  # waits for all
+        mp.start_processes(rank_main, nprocs=world_size, start_method="fork")  # waits for all ✓ run-ranks
         by_rank = dict(results.get() for _ in range(world_size))
     return [by_rank[rank] for rank in range(world_size)]
 
