@@ -29,7 +29,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 try:
     model = torch.nn.DaraParallel(nn.Linear(3, 2))  # as spelled in the notes
 except AttributeError as err:
-    print(err)
+    print(err)  # ✓ typo
     #> module 'torch.nn' has no attribute 'DaraParallel'
 # --8<-- [end:typo]
 
@@ -43,16 +43,16 @@ calls = sorted(
     and isinstance(node.func.value, ast.Name)
     and node.func.value.id == "self"
 )
-print([name for _, name in calls])  # what DataParallel.forward calls on itself, in order ✓ dp-forward-calls
+print([name for _, name in calls])  # what DataParallel.forward calls on itself, in order ✓ dp-calls
 #> ['self.module', 'self.scatter', 'self.module', 'self.replicate', 'self.parallel_apply', 'self.gather']
 code = " ".join(source.split())
-assert "if not self.device_ids: return self.module(*inputs, **kwargs)" in code
-assert "if len(self.device_ids) == 1: return self.module(" in code
-assert "return self.gather(outputs, self.output_device)" in code
+assert "if not self.device_ids: return self.module(*inputs, **kwargs)" in code  # ✓ dp-no-gpu
+assert "if len(self.device_ids) == 1: return self.module(" in code  # ✓ dp-one-gpu
+assert "return self.gather(outputs, self.output_device)" in code  # ✓ dp-gather
 init = " ".join(inspect.getsource(nn.DataParallel.__init__).split())
-assert "if len(self.device_ids) == 1: self.module.to(self.src_device_obj)" in init
+assert "if len(self.device_ids) == 1: self.module.to(self.src_device_obj)" in init  # ✓ dp-one-gpu-move
 # parallel_apply runs each replica in a thread of this one process:
-assert "threading.Thread(" in inspect.getsource(torch.nn.parallel.parallel_apply)
+assert "threading.Thread(" in inspect.getsource(torch.nn.parallel.parallel_apply)  # ✓ dp-threads
 # --8<-- [end:forward-steps]
 
 # --8<-- [start:docstring]
@@ -66,7 +66,7 @@ for phrase in [
     "It is recommended to use :class:`~torch.nn.parallel.DistributedDataParallel`, instead of"
     " this class, to do multi-GPU training, even if there is only a single node.",
 ]:
-    assert phrase in dp_doc, phrase
+    assert phrase in dp_doc, phrase  # ✓ dp-doc
 ddp_doc = " ".join(DDP.__doc__.split())
 for phrase in [
     "does not chunk or otherwise shard the input across participating GPUs",
@@ -75,7 +75,7 @@ for phrase in [
     "``DistributedDataParallel`` is proven to be significantly faster than"
     " :class:`torch.nn.DataParallel` for single-node multi-GPU data parallel training.",
 ]:
-    assert phrase in ddp_doc, phrase
+    assert phrase in ddp_doc, phrase  # ✓ ddp-doc
 # --8<-- [end:docstring]
 
 
@@ -95,34 +95,34 @@ torch.manual_seed(0)
 net = Counting()
 dp = nn.DataParallel(net)  # device_ids: every visible GPU ([] without one)
 gpus = torch.cuda.device_count()
-print("device_ids are the visible GPUs:", dp.device_ids == list(range(gpus)))
+print("device_ids are the visible GPUs:", dp.device_ids == list(range(gpus)))  # ✓ dp-device-ids
 #> device_ids are the visible GPUs: True
-print("dp.module is the wrapped module:", dp.module is net)
+print("dp.module is the wrapped module:", dp.module is net)  # ✓ dp-module
 #> dp.module is the wrapped module: True
 x = torch.randn(8, 3)
 for _ in range(3):
     out = dp(x)
-print("output = the module's own output:", torch.allclose(out, net.fc(x.to(out.device))))
+print("output = the module's own output:", torch.allclose(out, net.fc(x.to(out.device))))  # ✓ dp-output
 #> output = the module's own output: True
 # No GPU or one GPU: forward calls the module itself, so it counts every call.
 # Two or more GPUs: each call runs on throw-away replicas, and the count stays 0.
-assert net.calls == (3 if gpus < 2 else 0)
+assert net.calls == (3 if gpus < 2 else 0)  # ✓ dp-counter
 # --8<-- [end:this-machine]
 
 # --8<-- [start:state-dict]
-print(list(dp.state_dict()))  # what torch.save(dp.state_dict()) would store
+print(list(dp.state_dict()))  # what torch.save(dp.state_dict()) would store ✓ prefix-keys
 #> ['module.fc.weight', 'module.fc.bias']
 plain = Counting()
 try:
     plain.load_state_dict(dp.state_dict())
 except RuntimeError as err:
-    print(type(err).__name__, str(err).splitlines()[1].strip())
+    print(type(err).__name__, str(err).splitlines()[1].strip())  # ✓ prefix-error
     #> RuntimeError Missing key(s) in state_dict: "fc.weight", "fc.bias".
-plain.load_state_dict(dp.module.state_dict())  # save this instead: plain keys
+plain.load_state_dict(dp.module.state_dict())  # save this instead: plain keys ✓ module-state
 state = dp.state_dict()
 consume_prefix_in_state_dict_if_present(state, "module.")  # or strip the prefix afterwards
 plain.load_state_dict(state)
-print(list(state))
+print(list(state))  # ✓ consume-prefix
 #> ['fc.weight', 'fc.bias']
 # --8<-- [end:state-dict]
 
@@ -134,6 +134,9 @@ def run_ranks(fn, world_size: int = 2) -> list:
     Returns [fn(0), fn(1), ...]. The processes are forked from this one, so `fn`
     can be any function defined here. A real job starts them with torchrun.
     """
+    # fork, asked for by name: Linux's default; macOS has it but defaults to spawn;
+    # Windows has no fork.
+    assert "fork" in mp.get_all_start_methods(), "run_ranks forks: run this page on Linux"  # ✓ fork
     ctx = mp.get_context("fork")
     results = ctx.SimpleQueue()
     with tempfile.TemporaryDirectory() as tmp:
@@ -150,7 +153,7 @@ def run_ranks(fn, world_size: int = 2) -> list:
             results.put((rank, fn(rank)))
             dist.destroy_process_group()
 
-        mp.start_processes(rank_main, nprocs=world_size, start_method="fork")  # waits for all
+        mp.start_processes(rank_main, nprocs=world_size, start_method="fork")  # waits for all ✓ run-ranks
         by_rank = dict(results.get() for _ in range(world_size))
     return [by_rank[rank] for rank in range(world_size)]
 
@@ -159,9 +162,9 @@ def small_model() -> nn.Module:
     return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
 
 
-assert "torch._dynamo.utils" in inspect.getsource(DDP.__init__)  # why the set-up imports it
+assert "torch._dynamo.utils" in inspect.getsource(DDP.__init__)  # why the set-up imports it ✓ dynamo
 hook_doc = " ".join(default_hooks.allreduce_hook.__doc__.split())
-assert "DDP results is expected to be same as the case where no hook was registered" in hook_doc
+assert "DDP results is expected to be same as the case where no hook was registered" in hook_doc  # ✓ hook-doc
 # --8<-- [end:run-ranks]
 
 
@@ -177,7 +180,7 @@ def wrap(rank: int) -> list:
 
 
 for rank, (before, after) in enumerate(run_ranks(wrap)):
-    print(f"rank {rank}: [weight, buffer] before DDP(model) {before}, after {after}")
+    print(f"rank {rank}: [weight, buffer] before DDP(model) {before}, after {after}")  # ✓ wrap-broadcast
     #> rank 0: [weight, buffer] before DDP(model) [-0.0037, 0.0], after [-0.0037, 0.0]
     #> rank 1: [weight, buffer] before DDP(model) [0.2576, 1.0], after [-0.0037, 0.0]
 # --8<-- [end:ddp-wrap]
@@ -187,7 +190,7 @@ for rank, (before, after) in enumerate(run_ranks(wrap)):
 def grads(rank: int) -> dict:
     torch.manual_seed(0)
     model = DDP(small_model())
-    assert model.bucket_bytes_cap == 25 * 1024 * 1024  # default bucket size: 25 MB
+    assert model.bucket_bytes_cap == 25 * 1024 * 1024  # bucket_cap_mb's default: 25 MiB ✓ bucket-cap
     calls = []
 
     def counting_allreduce(state, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
@@ -222,15 +225,15 @@ def grads(rank: int) -> dict:
 
 r0, r1 = run_ranks(grads)
 in_forward, in_backward, buckets = r0["comm"]
-print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward {buckets}")
+print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward {buckets}")  # ✓ grad-allreduces
 #> gradient all-reduces: 0 in forward, 1 in backward [4]
 own0, own1, synced = (torch.tensor(r[k]) for r, k in [(r0, "own"), (r1, "own"), (r0, "after_backward")])
-print("ranks' own gradients differ:", not torch.allclose(own0, own1))
+print("ranks' own gradients differ:", not torch.allclose(own0, own1))  # ✓ own-differ
 #> ranks' own gradients differ: True
-print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],  # ✓ ddp-grad-mean
-      torch.allclose(synced, (own0 + own1) / 2))
+print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],
+      torch.allclose(synced, (own0 + own1) / 2))  # ✓ grad-mean
 #> after backward(), every rank holds their mean: True True
-print("= the gradient of the whole 16-sample batch:", torch.allclose(synced, torch.tensor(r0["whole_batch"])))
+print("= the gradient of the whole 16-sample batch:", torch.allclose(synced, torch.tensor(r0["whole_batch"])))  # ✓ whole-batch
 #> = the gradient of the whole 16-sample batch: True
 # --8<-- [end:ddp-grads]
 
@@ -255,9 +258,32 @@ def overlap(rank: int) -> list:
     return buckets
 
 
-print(*run_ranks(overlap)[0], sep="\n")  # in the order backward all-reduced them
+print(*run_ranks(overlap)[0], sep="\n")  # in the order backward all-reduced them ✓ overlap
 #> bucket [(3,), (3, 8)]: 2 gradients not computed yet
 #> bucket [(8,), (8, 4)]: 0 gradients not computed yet
+
+
+def default_buckets(rank: int) -> list:
+    """[tensors, MiB] of each gradient all-reduce, per step, with DDP's default bucket sizes."""
+    model = DDP(nn.Sequential(*[nn.Linear(512, 512) for _ in range(3)]))  # 1 MiB per weight
+    steps = []
+
+    def hook(state, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
+        mib = bucket.buffer().numel() * bucket.buffer().element_size() / 2**20
+        steps[-1].append([len(bucket.gradients()), round(mib, 1)])
+        return default_hooks.allreduce_hook(None, bucket)
+
+    model.register_comm_hook(None, hook)
+    for _ in range(2):
+        steps.append([])
+        model(torch.randn(8, 512)).sum().backward()
+    return steps
+
+
+first, second = run_ranks(default_buckets)[0]
+print("default buckets [tensors, MiB], step 1:", first, "| step 2:", second)  # ✓ default-buckets
+#> default buckets [tensors, MiB], step 1: [[6, 3.0]] | step 2: [[2, 1.0], [4, 2.0]]
+assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the re-formed first bucket's cap ✓ first-bucket-cap
 # --8<-- [end:ddp-overlap]
 
 
@@ -284,18 +310,18 @@ def step(rank: int) -> dict:
 
 
 r0, r1 = run_ranks(step)
-print("collectives per step [forward, backward, optimizer.step]:", r0["counts"])  # ✓ ddp-step-collectives
+print("collectives per step [forward, backward, optimizer.step]:", r0["counts"])  # ✓ step-collectives
 #> collectives per step [forward, backward, optimizer.step]: [[0, 1, 0], [2, 1, 0], [0, 1, 0]]
-print("buckets re-formed yet, after the forward of step 1, 2, 3:", r0["rebuilt"])
+print("buckets re-formed yet, after the forward of step 1, 2, 3:", r0["rebuilt"])  # ✓ rebuilt
 #> buckets re-formed yet, after the forward of step 1, 2, 3: [False, True, True]
-print("parameters identical on both ranks after 3 steps:", r0["params"] == r1["params"])
+print("parameters identical on both ranks after 3 steps:", r0["params"] == r1["params"])  # ✓ step-params
 #> parameters identical on both ranks after 3 steps: True
 # --8<-- [end:ddp-step]
 
 # --8<-- [start:ddp-buffers]
 defaults = inspect.signature(DDP).parameters
 for name in ["broadcast_buffers", "forward_sync_buffers", "init_sync"]:
-    print(f"{name}={defaults[name].default!r}" if name in defaults else f"{name}: not a parameter")
+    print(f"{name}={defaults[name].default!r}" if name in defaults else f"{name}: not a parameter")  # ✓ buffer-defaults
     #> broadcast_buffers=None
     #> forward_sync_buffers=None
     #> init_sync=True
@@ -322,7 +348,7 @@ def buffers(rank: int) -> list:
 print(f"{'rank 1, DDP(model, ...)':32} {'buffer after DDP()':>18} {'after a forward':>16}")
 #> rank 1, DDP(model, ...)          buffer after DDP()  after a forward
 for name, at_init, in_forward, warned in run_ranks(buffers)[1]:
-    print(f"{name:32} {at_init:18} {in_forward:16}" + (f"  {warned}" if warned else ""))  # ✓ ddp-buffers
+    print(f"{name:32} {at_init:18} {in_forward:16}" + (f"  {warned}" if warned else ""))  # ✓ buffer-table
     #> defaults                                        0.0              0.0
     #> {'forward_sync_buffers': False}                 0.0              1.0
     #> {'broadcast_buffers': False}                    1.0              1.0  ['FutureWarning']
@@ -330,7 +356,7 @@ for name, at_init, in_forward, warned in run_ranks(buffers)[1]:
 
 # --8<-- [start:windows]
 doc = " ".join(dist.is_available.__doc__.split())
-assert "``torch.distributed`` is available on Linux, MacOS and Windows" in doc
-print("torch.distributed here:", dist.is_available(), "| gloo:", dist.is_gloo_available())
+assert "``torch.distributed`` is available on Linux, MacOS and Windows" in doc  # ✓ windows-doc
+print("torch.distributed here:", dist.is_available(), "| gloo:", dist.is_gloo_available())  # ✓ dist-available
 #> torch.distributed here: True | gloo: True
 # --8<-- [end:windows]

@@ -13,10 +13,13 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from datetime import timedelta
 
 import torch
 import torch.distributed as dist
+import torch.distributed.launch as legacy_launch
+import torch.distributed.run as torchrun
 from torch import nn
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -25,7 +28,7 @@ from torch.utils.data.distributed import DistributedSampler
 
 # torchrun tells every process who it is through environment variables.
 torchrun_sets = {"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}
-assert torchrun_sets <= set(os.environ), f"start me with: torchrun --nproc_per_node=2 {sys.argv[0]}"  # ✓ under-torchrun
+assert torchrun_sets <= set(os.environ), f"start me with: torchrun --nproc_per_node=2 {sys.argv[0]}"  # ✓ torchrun-env
 rank = int(os.environ["RANK"])  # unique over all nodes: 0 .. WORLD_SIZE-1
 local_rank = int(os.environ["LOCAL_RANK"])  # unique on this machine: picks the GPU
 world_size = int(os.environ["WORLD_SIZE"])
@@ -37,28 +40,44 @@ def pick_device() -> tuple[torch.device, str]:
     gpus = torch.cuda.device_count()
     enough = gpus >= int(os.environ["LOCAL_WORLD_SIZE"])
     if requested == "cuda" or (requested is None and enough):  # requires: cuda (a GPU per rank)
-        assert enough, f"NCCL needs one GPU per rank; this machine has {gpus}"
+        assert enough, f"NCCL needs one GPU per rank; this machine has {gpus}"  # ✓ nccl-gpus
         torch.cuda.set_device(local_rank)
         return torch.device("cuda", local_rank), "nccl"
     return torch.device("cpu"), "gloo"
 
 
 device, backend = pick_device()
-# A timeout makes a rank that waits for a dead partner fail instead of hanging.
+# The timeout bounds every wait at a collective, so that a rank whose partner died
+# fails instead of hanging; it bounds the legitimate waits too: the other ranks wait
+# at a barrier() while rank 0 alone evaluates and saves. Make it longer than the
+# longest work one rank does alone (checked below); a longer wait fails with an error.
+TIMEOUT = timedelta(seconds=30)
 dist.init_process_group(
     backend=backend,
-    timeout=timedelta(seconds=30),
+    timeout=TIMEOUT,
     device_id=device if device.type == "cuda" else None,  # binds this rank to its GPU
 )
 init_doc = " ".join(dist.init_process_group.__doc__.split())
-assert 'If neither is specified, ``init_method`` is assumed to be "env://"' in init_doc
-assert "Default value is 10 minutes for NCCL and 30 minutes for other backends" in init_doc
-assert "collectives will be aborted asynchronously and the process will crash" in init_doc
+assert 'If neither is specified, ``init_method`` is assumed to be "env://"' in init_doc  # ✓ env-init
+assert "Default value is 10 minutes for NCCL and 30 minutes for other backends" in init_doc  # ✓ timeout-default
+assert "collectives will be aborted asynchronously and the process will crash" in init_doc  # ✓ nccl-crash
 if rank == 0:
-    print(f"backend={dist.get_backend()} world_size={dist.get_world_size()}")
+    print(f"backend={dist.get_backend()} world_size={dist.get_world_size()}")  # ✓ backend
     #> backend=gloo world_size=2
     print(f"rank={rank} local_rank={local_rank} script arguments={sys.argv[1:]}")
     #> rank=0 local_rank=0 script arguments=[]
+
+
+# The command line torchrun's own code builds for each worker: no --local-rank in it
+# (python -m torch.distributed.launch adds one unless given --use-env).
+def worker_command(launcher, script: str) -> list[str]:
+    args = launcher.parse_args(["--nproc_per_node=2", script])
+    args.log_dir = os.devnull  # the launch configuration would otherwise make a log folder
+    return torchrun.config_from_args(args)[2]
+
+
+assert worker_command(torchrun, sys.argv[0]) == ["-u", sys.argv[0]]  # ✓ no-local-rank-arg
+assert worker_command(legacy_launch, sys.argv[0])[-1] == "--local-rank=${local_rank}"  # ✓ legacy-arg
 # --8<-- [end:setup]
 
 
@@ -66,7 +85,7 @@ if rank == 0:
 def gather_objects(obj: object) -> list:
     """Every rank's `obj`, in rank order, on every rank (for the checks below)."""
     objects = [None] * world_size
-    dist.all_gather_object(objects, obj)
+    dist.all_gather_object(objects, obj)  # ✓ gather-helpers
     return objects
 
 
@@ -101,9 +120,9 @@ test_set = TensorDataset(x_all[n_train:], y_all[n_train:])
 train_sampler = DistributedSampler(train_set, shuffle=True, seed=0)  # rank/world from the group
 # sampler= and shuffle=True are mutually exclusive: the sampler does the shuffling.
 train_loader = DataLoader(train_set, batch_size=batch_size, sampler=train_sampler)
-assert (train_sampler.rank, train_sampler.num_replicas) == (rank, world_size)
+assert (train_sampler.rank, train_sampler.num_replicas) == (rank, world_size)  # ✓ sampler-group
 if rank == 0:
-    print(f"{len(train_set)} samples -> {len(train_sampler)} per rank, {len(train_loader)} steps")
+    print(f"{len(train_set)} samples -> {len(train_sampler)} per rank, {len(train_loader)} steps")  # ✓ shard-steps
     #> 64 samples -> 32 per rank, 4 steps
 # --8<-- [end:data]
 
@@ -117,9 +136,10 @@ model = make_model().to(device)
 model[1].running_mean.fill_(float(rank))  # for the check: a buffer that differs, too
 before = gather_tensor(flat_state(model))
 model = DDP(model, device_ids=[local_rank] if device.type == "cuda" else None)
+assert model.device_ids is None or model.device_ids == [local_rank]  # ✓ device-ids
 after = gather_tensor(flat_state(model))
 assert not torch.equal(before[0], before[1])
-assert all(torch.equal(p, before[0]) for p in after)  # rank 0's weights and buffers, everywhere
+assert all(torch.equal(p, before[0]) for p in after)  # rank 0's weights and buffers, everywhere ✓ wrap-broadcast
 if rank == 0:
     print("parameters and buffers broadcast from rank 0 when wrapping:", torch.equal(*after))
     #> parameters and buffers broadcast from rank 0 when wrapping: True
@@ -138,6 +158,8 @@ def counting_allreduce(calls: list, bucket: dist.GradBucket) -> torch.futures.Fu
 
 comm_calls: list[int] = []
 model.register_comm_hook(comm_calls, counting_allreduce)
+hook_doc = " ".join(default_hooks.allreduce_hook.__doc__.split())
+assert "DDP results is expected to be same as the case where no hook was registered" in hook_doc  # ✓ hook-doc
 
 xb, yb, _ = next(iter(train_loader))
 xb, yb = xb.to(device), yb.to(device)
@@ -150,12 +172,12 @@ loss = loss_fn(model(xb), yb)
 in_forward = len(comm_calls)
 loss.backward()
 in_backward = len(comm_calls) - in_forward
-assert in_forward == 0 and comm_calls == [6]  # one bucket holding all 6 parameter tensors
-assert model.bucket_bytes_cap == 25 * 1024 * 1024  # DDP's default bucket size: 25 MB
+assert in_forward == 0 and comm_calls == [6]  # one bucket holding all 6 parameter tensors ✓ one-bucket
+assert model.bucket_bytes_cap == 25 * 1024 * 1024  # bucket_cap_mb's default: 25 MiB ✓ bucket-cap
 means = [torch.stack(gather_tensor(g)).mean(dim=0) for g in local_grads]  # every rank gathers
 grads = [p.grad for p in model.parameters()]
 averaged = all(torch.allclose(g, m, atol=1e-6) for g, m in zip(grads, means, strict=True))
-assert averaged  # right after backward(), before any optimizer.step()
+assert averaged  # right after backward(), before any optimizer.step() ✓ grads-averaged
 if rank == 0:
     print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward")
     #> gradient all-reduces: 0 in forward, 1 in backward
@@ -173,6 +195,9 @@ def reduce_loss(tensor, world_size):  # the helper from the original notes
         tensor /= world_size
 
 
+probe = torch.ones(1, requires_grad=True) * 2  # like a loss: part of an autograd graph
+reduce_loss(probe, world_size)
+assert probe.grad_fn.name() == "MulBackward0"  # the division was not recorded ✓ no-grad-division
 # --8<-- [end:reduce-loss]
 
 # --8<-- [start:train]
@@ -193,19 +218,19 @@ for epoch in range(3):
         # Check: the averaged loss is the mean of the ranks' own losses.
         ranks_losses = gather_tensor(loss.detach())
         assert torch.allclose(avg, sum(ranks_losses) / world_size)  # ✓ loss-mean
-        assert not torch.equal(ranks_losses[0], ranks_losses[1])  # each rank's own loss differs
+        assert not torch.equal(ranks_losses[0], ranks_losses[1])  # each rank's own loss differs ✓ loss-differs
         avg_op = loss.detach().clone()
         dist.all_reduce(avg_op, op=dist.ReduceOp.AVG)  # the same in one call
-        assert torch.allclose(avg, avg_op)
+        assert torch.allclose(avg, avg_op)  # ✓ avg-op
         epoch_losses.append(avg.item())
         seen += idx.tolist()
     seen_per_epoch.append(seen)
     if rank == 0:
-        print(f"epoch {epoch}: mean loss over ranks {sum(epoch_losses) / len(epoch_losses):.4f}")
+        print(f"epoch {epoch}: mean loss over ranks {sum(epoch_losses) / len(epoch_losses):.4f}")  # ✓ epoch-loss
         #> epoch 0: mean loss over ranks 0.8797
         #> epoch 1: mean loss over ranks 0.4811
         #> epoch 2: mean loss over ranks 0.4486
-assert len(comm_calls) == 3 * len(train_loader)  # one gradient all_reduce per step
+assert len(comm_calls) == 3 * len(train_loader)  # one gradient all_reduce per step ✓ one-allreduce-per-step
 # --8<-- [end:train]
 
 # --8<-- [start:notes-train]
@@ -254,7 +279,7 @@ try:
     notes["train"](0)
 except UnboundLocalError as err:
     if rank == 0:
-        print(type(err).__name__, err)
+        print(type(err).__name__, err)  # ✓ notes-train-error
         #> UnboundLocalError cannot access local variable 'train_correct' where it is not associated with a value
 tree = ast.parse(NOTES_TRAIN)
 assigned = {
@@ -266,9 +291,9 @@ assigned = {
 }
 only_added_to = {a.target.id for a in ast.walk(tree) if isinstance(a, ast.AugAssign)} - assigned
 if rank == 0:
-    print("only ever `+=`, never given a first value:", sorted(only_added_to))
+    print("only ever `+=`, never given a first value:", sorted(only_added_to))  # ✓ only-added-to
     #> only ever `+=`, never given a first value: ['global_step', 'total_loss', 'train_correct']
-    print("uses F, which the notes never import:", "F" in notes["train"].__code__.co_names)  # ✓ notes-train
+    print("uses F, which the notes never import:", "F" in notes["train"].__code__.co_names)  # ✓ uses-f
     #> uses F, which the notes never import: True
 # --8<-- [end:notes-train]
 
@@ -279,16 +304,16 @@ for epoch in range(3):
     sizes = [len(s) for s in shards]
     disjoint = not set.intersection(*shards)
     covering = set.union(*shards) == set(range(len(train_set)))
-    assert disjoint and covering and sum(sizes) == len(train_set)  # ✓ shards-disjoint
+    assert disjoint and covering and sum(sizes) == len(train_set)  # ✓ shards
     if rank == 0:
         print(f"epoch {epoch}: shard sizes {sizes}, disjoint {disjoint}, covering {covering}")
         #> epoch 0: shard sizes [32, 32], disjoint True, covering True
         #> epoch 1: shard sizes [32, 32], disjoint True, covering True
         #> epoch 2: shard sizes [32, 32], disjoint True, covering True
 orders = all_seen[0]  # rank 0's samples, in training order, per epoch
-assert orders[0] != orders[1] and orders[1] != orders[2]  # set_epoch reshuffles ✓ reshuffles
+assert orders[0] != orders[1] and orders[1] != orders[2]  # set_epoch reshuffles ✓ reshuffle
 unset = DistributedSampler(train_set, shuffle=True, seed=0)  # set_epoch never called
-assert list(unset) == list(unset) == all_seen[rank][0]  # epoch 0's order, every time
+assert list(unset) == list(unset) == all_seen[rank][0]  # epoch 0's order, every time ✓ no-set-epoch
 if rank == 0:
     for epoch in range(3):
         print(f"epoch {epoch}, rank 0 starts with {orders[epoch][:8]}")
@@ -319,7 +344,7 @@ with torch.no_grad():
         counts.append(collectives() - start)
 synced = gather_tensor(bn.running_mean)
 assert not torch.equal(trained[0], trained[1]) and torch.equal(synced[1], trained[0])  # ✓ buffers-synced
-assert counts[0] > 0 and counts[1] == 0
+assert counts[0] > 0 and counts[1] == 0  # ✓ forward-communicates
 if rank == 0:
     print("BatchNorm buffers equal on all ranks: after training", torch.equal(*trained),
           "| after the next forward", torch.equal(*synced))
@@ -344,7 +369,7 @@ if backend == "gloo":
         try:
             dist.all_reduce(torch.ones(1), group=lonely)  # rank 1 never joins
         except RuntimeError as err:
-            print("a collective on rank 0 alone:", str(err).split("] ")[-1])
+            print("a collective on rank 0 alone:", str(err).split("] ")[-1])  # ✓ lonely-timeout
             #> a collective on rank 0 alone: Timed out waiting 1000ms for recv operation to complete
     dist.barrier()
     dist.destroy_process_group(lonely)
@@ -352,7 +377,9 @@ if backend == "gloo":
 # One rank evaluates the plain module: `model.module` does no communication,
 # so the other ranks cannot be left waiting inside a collective.
 if rank == 0:
+    alone_start = time.perf_counter()
     acc_rank0 = count_correct(model.module, test_set).item() / len(test_set)
+    alone_seconds = time.perf_counter() - alone_start  # what the others wait for
     print(f"test accuracy (rank 0 alone): {acc_rank0:.4f}")
     #> test accuracy (rank 0 alone): 0.8125
 dist.barrier()  # the others wait here
@@ -365,9 +392,9 @@ dist.all_reduce(correct)  # SUM over ranks
 if rank == 0:
     print(f"test accuracy (shards + all_reduce): {correct.item() / len(test_set):.4f}")
     #> test accuracy (shards + all_reduce): 0.8125
-    assert correct.item() / len(test_set) == acc_rank0  # 32 samples: no padding ✓ eval-shards
+    assert correct.item() / len(test_set) == acc_rank0  # 32 samples: no padding ✓ sharded-eval
 # With 31 test samples, the sampler would pad: one sample evaluated twice.
-assert len(DistributedSampler(TensorDataset(torch.arange(31)))) * world_size == 32
+assert len(DistributedSampler(TensorDataset(torch.arange(31)))) * world_size == 32  # ✓ padding
 # --8<-- [end:evaluate]
 
 # --8<-- [start:checkpoint]
@@ -375,13 +402,17 @@ assert len(DistributedSampler(TensorDataset(torch.arange(31)))) * world_size == 
 ckpt_dir = gather_objects(tempfile.mkdtemp() if rank == 0 else None)[0]
 ckpt = os.path.join(ckpt_dir, "model.pt")
 if rank == 0:
+    alone_start = time.perf_counter()
     torch.save(model.module.state_dict(), ckpt)  # .module: keys without "module."
+    alone_seconds += time.perf_counter() - alone_start
+    # The others' waits at barrier() (evaluation and saving) stay far below the timeout:
+    assert alone_seconds < TIMEOUT.total_seconds() / 10  # ✓ timeout-margin
 dist.barrier()
 state = torch.load(ckpt, map_location=device)
-assert all(torch.equal(state[k], v) for k, v in model.module.state_dict().items())  # ✓ checkpoint
-make_model().load_state_dict(state)  # loads into the plain model
+assert all(torch.equal(state[k], v) for k, v in model.module.state_dict().items())  # ✓ ckpt-equal
+make_model().load_state_dict(state)  # loads into the plain model ✓ ckpt-loads
 if rank == 0:
-    print(list(state))
+    print(list(state))  # ✓ ckpt-keys
     #> ['0.weight', '0.bias', '1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked', '3.weight', '3.bias']
 dist.barrier()  # nobody deletes the file while another rank still reads it
 if rank == 0:
@@ -390,5 +421,5 @@ if rank == 0:
 
 # --8<-- [start:shutdown]
 dist.destroy_process_group()
-assert not dist.is_initialized()
+assert not dist.is_initialized()  # ✓ destroyed
 # --8<-- [end:shutdown]

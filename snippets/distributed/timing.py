@@ -19,7 +19,7 @@ from torch import nn
 from torch.utils import benchmark
 
 # the test suite sets NOTES_DEVICE to run this page on each device
-device = os.environ.get("NOTES_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+device = os.environ.get("NOTES_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")  # ✓ device
 torch.manual_seed(0)
 linear = nn.Linear(256, 512).to(device)
 x = torch.randn(64, 256, device=device)
@@ -31,7 +31,7 @@ for name in ["time", "perf_counter"]:
     print(f"time.{name}(): monotonic={info.monotonic} adjustable={info.adjustable}")  # ✓ clock-info
     #> time.time(): monotonic=False adjustable=True
     #> time.perf_counter(): monotonic=True adjustable=False
-print("timeit.default_timer is time.perf_counter:", timeit.default_timer is time.perf_counter)
+print("timeit.default_timer is time.perf_counter:", timeit.default_timer is time.perf_counter)  # ✓ default-timer
 #> timeit.default_timer is time.perf_counter: True
 # --8<-- [end:clocks]
 
@@ -60,12 +60,12 @@ with torch.no_grad():
     seconds = timed(lambda: linear(x))
 assert seconds > 0
 # One slow outlier among ten measurements moves the mean, not the median:
-assert statistics.median([1.0] * 9 + [50.0]) == 1.0 < statistics.mean([1.0] * 9 + [50.0])
+assert statistics.median([1.0] * 9 + [50.0]) == 1.0 < statistics.mean([1.0] * 9 + [50.0])  # ✓ median-outlier
 # --8<-- [end:timed]
 
 # --8<-- [start:cpu-sync]
 body = ast.parse(textwrap.dedent(inspect.getsource(torch.cpu.synchronize))).body[0].body
-print("torch.cpu.synchronize() is only a docstring:", len(body) == 1 and isinstance(body[0], ast.Expr))
+print("torch.cpu.synchronize() is only a docstring:", len(body) == 1 and isinstance(body[0], ast.Expr))  # ✓ cpu-sync
 #> torch.cpu.synchronize() is only a docstring: True
 doc = " ".join(torch.cpu.synchronize.__doc__.split())
 print(doc[doc.index("N.B.") :])
@@ -86,7 +86,7 @@ elif torch.backends.cuda.is_built():  # this page's CPU runs: a CUDA build witho
 # Where the +cpu build's AssertionError comes from:
 lazy_init = inspect.getsource(torch.cuda._lazy_init)
 assert 'if not hasattr(torch._C, "_cuda_getDeviceCount"):' in lazy_init
-assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in lazy_init
+assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in lazy_init  # ✓ cpu-build
 # --8<-- [end:cuda-sync]
 
 # --8<-- [start:benchmark-timer]
@@ -107,17 +107,17 @@ print(type(m).__name__, "| threads used:", m.task_spec.num_threads)
 #> Measurement | threads used: 1
 print("calls beyond the timed ones (warm-up):", calls > timed_runs)  # ✓ warmup-calls
 #> calls beyond the timed ones (warm-up): True
-print("timed blocks add up to min_run_time or more:", sum(m.raw_times) >= 0.1)
+print("timed blocks add up to min_run_time or more:", sum(m.raw_times) >= 0.1)  # ✓ min-run-time
 #> timed blocks add up to min_run_time or more: True
 assert m.median > 0 and len(m.times) == len(m.raw_times)  # seconds per run, one per block
 shown = repr(m)  # what print(m) shows: the median, with 4 or more blocks also the IQR
-assert f"{len(m.times)} measurement" in shown and "1 thread" in shown
+assert f"{len(m.times)} measurement" in shown and "1 thread" in shown  # ✓ measurement-repr
 assert ("Median: " in shown) == (len(m.times) > 1) and ("IQR: " in shown) == (len(m.times) >= 4)
-assert m.iqr >= 0 and m.mean > 0  # the numbers behind it
+assert m.iqr >= 0 and m.mean > 0  # the numbers behind it ✓ measurement-numbers
 calls = 0
 with torch.no_grad():
     timer.timeit(number=200)
-print("timeit(number=200) ran the statement", calls, "times")  # 200 + a warm-up of 2
+print("timeit(number=200) ran the statement", calls, "times")  # 200 + a warm-up of 2 ✓ timeit-200
 #> timeit(number=200) ran the statement 202 times
 # The default clock synchronises the accelerator (a GPU), then reads perf_counter:
 clock = inspect.signature(benchmark.Timer).parameters["timer"].default
@@ -126,15 +126,24 @@ print(inspect.getsource(clock).strip())  # ✓ timer-clock
 #>     if torch.accelerator.is_available():
 #>         torch.accelerator.synchronize()
 #>     return timeit.default_timer()
+timer_doc = " ".join(benchmark.Timer.__doc__.split())
+assert "The PyTorch Timer is based on `timeit.Timer`" in timer_doc  # ✓ timer-doc
+assert "set threadpool size so that comparisons are apples-to-apples" in timer_doc  # ✓ timer-doc-threads
+# The threads the statement itself sees: one by default, or what num_threads= asks for.
+seen_default, seen_all = [], []
+count = "seen.append(torch.get_num_threads())"
+benchmark.Timer(count, globals={"seen": seen_default, "torch": torch}).timeit(1)
+benchmark.Timer(count, globals={"seen": seen_all, "torch": torch}, num_threads=torch.get_num_threads()).timeit(1)
+assert set(seen_default) == {1} and set(seen_all) == {torch.get_num_threads()}  # ✓ threads
 autorange_doc = " ".join(benchmark.Timer.blocked_autorange.__doc__.split())
-assert "increasing block size until timer overhead is less than 0.1% of the overall" in autorange_doc
+assert "increasing block size until timer overhead is less than 0.1% of the overall" in autorange_doc  # ✓ autorange-doc
 # --8<-- [end:benchmark-timer]
 
 # --8<-- [start:timeit-notes]
 input = x  # the notes' name (it shadows the built-in input())
-total = timeit.timeit("_ = linear(input)", number=3, setup="from __main__ import input, linear")
+total = timeit.timeit("_ = linear(input)", number=3, setup="from __main__ import input, linear")  # ✓ notes-timeit
 assert total > 0
-per_run = timeit.timeit("linear(x)", number=100, globals={"linear": linear, "x": x}) / 100
+per_run = timeit.timeit("linear(x)", number=100, globals={"linear": linear, "x": x}) / 100  # ✓ globals-timeit
 assert per_run > 0
 # --8<-- [end:timeit-notes]
 

@@ -28,10 +28,11 @@ for _ in range(20):
     b = a @ a  # queued on the GPU; Python moves on at once
 launched = time.perf_counter() - start
 busy_after_loop = not stream.query()  # query(): has the stream finished its queue?
-torch.cuda.synchronize()  # block until it has
-finished = time.perf_counter() - start
-assert busy_after_loop  # the loop "ended" while the GPU was still computing
-assert stream.query() and finished > 2 * launched
+wait_start = time.perf_counter()  # a clock started without synchronize() first...
+torch.cuda.synchronize()  # block until the queue is done
+waited = time.perf_counter() - wait_start  # ...counts the loop's queued work
+assert busy_after_loop  # the loop "ended" while the GPU was still computing ✓ queued
+assert stream.query() and waited > 2 * launched  # waiting takes over twice the loop ✓ waited
 # --8<-- [end:async]
 
 # --8<-- [start:first-call]
@@ -52,7 +53,7 @@ print(first / later)
 done = subprocess.run(
     [sys.executable, "-c", FIRST_CALL], capture_output=True, text=True, timeout=120, check=True
 )
-assert float(done.stdout) > 2  # the first call is more than twice as slow as the later ones
+assert float(done.stdout) > 2  # the first call is more than twice as slow as the later ones ✓ first-call
 # --8<-- [end:first-call]
 
 # --8<-- [start:all-streams]
@@ -64,7 +65,7 @@ with torch.cuda.stream(side):
 torch.cuda.current_stream().synchronize()  # waits for the current stream only...
 side_busy = not side.query()  # ...so the side stream is still computing
 torch.cuda.synchronize()  # waits for every stream on the current device
-assert side_busy and side.query()
+assert side_busy and side.query()  # ✓ all-streams
 # --8<-- [end:all-streams]
 
 # --8<-- [start:events]
@@ -83,8 +84,8 @@ except RuntimeError:
 end_event.synchronize()  # wait for the end marker only
 wall_ms = 1000 * (time.perf_counter() - wall_start)
 gpu_ms = start_event.elapsed_time(end_event)  # milliseconds between the two markers
-assert read_too_early == "RuntimeError"
-assert 0.5 < gpu_ms / wall_ms <= 1.05  # milliseconds, like wall_ms
+assert read_too_early == "RuntimeError"  # ✓ too-early
+assert 0.5 < gpu_ms / wall_ms <= 1.05  # milliseconds, like wall_ms ✓ events-ms
 
 # An idle GPU reaches a marker as soon as it is recorded: Python's time in between counts.
 wall_start = time.perf_counter()
@@ -93,13 +94,13 @@ time.sleep(0.05)  # Python works; nothing queued on the GPU
 end_event.record()
 end_event.synchronize()
 wall_ms = 1000 * (time.perf_counter() - wall_start)
-assert 0.8 < start_event.elapsed_time(end_event) / wall_ms <= 1.05
+assert 0.8 < start_event.elapsed_time(end_event) / wall_ms <= 1.05  # ✓ events-idle
 # --8<-- [end:events]
 
 # --8<-- [start:timer]
 m = benchmark.Timer("a @ a", globals={"a": a}).blocked_autorange(min_run_time=0.2)
 assert m.median > 0  # seconds per run, with the GPU synchronised around each block
-assert stream.query()  # nothing left running after the Timer returns
+assert stream.query()  # nothing left running after the Timer returns ✓ timer-gpu
 # --8<-- [end:timer]
 
 # --8<-- [start:timeit-unsynced]
@@ -123,7 +124,7 @@ with torch.no_grad():
         notes_linear(inp)  # warm-up
     launch_small, launch_large = (min(seconds(i, False) for _ in range(5)) for i in (small, large))
     done_small, done_large = (min(seconds(i, True) for _ in range(5)) for i in (small, large))
-assert launch_large < done_large / 10  # unsynchronised: mostly the launches
-assert done_large / done_small > 3  # 8 times the work takes several times longer...
-assert launch_large / launch_small < (done_large / done_small) / 2  # ...launching it does not
+assert launch_large < done_large / 10  # unsynchronised: mostly the launches ✓ launch-only
+assert done_large / done_small > 3  # 8 times the work takes several times longer... ✓ work-scales
+assert launch_large / launch_small < (done_large / done_small) / 2  # ...launching it does not ✓ launch-ratio
 # --8<-- [end:timeit-unsynced]
