@@ -15,7 +15,7 @@ torch.manual_seed(0)
 # --8<-- [end:setup]
 
 # --8<-- [start:same-device]
-model = nn.Linear(8, 4).to(device)  # the model's weights on the GPU
+model = nn.Linear(8, 4).to(device)  # the weights on the GPU (where there is one)
 x = torch.randn(16, 8)  # a batch made on the CPU, as a DataLoader makes it
 if on_gpu:  # requires: cuda
     message = "no error"
@@ -112,9 +112,10 @@ if on_gpu:  # requires: cuda
 if on_gpu:  # requires: cuda
     mib = 2**20
     big = torch.empty(256 * mib, dtype=torch.uint8, device="cuda")  # a live tensor of 256 MiB
-    allocated, reserved = torch.cuda.memory_allocated(), torch.cuda.memory_reserved()
+    allocated = torch.cuda.memory_allocated()
     torch.cuda.empty_cache()  # releases cached blocks only: `big` is still in use
     assert torch.cuda.memory_allocated() == allocated  # ✓ live-kept
+    reserved = torch.cuda.memory_reserved()
     del big  # the tensor is gone, its memory stays in PyTorch's cache
     assert torch.cuda.memory_allocated() == allocated - 256 * mib  # ✓ del-frees
     assert torch.cuda.memory_reserved() == reserved  # still reserved from the GPU ✓ del-cached
