@@ -34,9 +34,9 @@ cpu_x = torch.rand(2, 3, generator=cpu_g)
 assert not torch.equal(x.cpu(), cpu_x)  # same seed, different generator: different numbers ✓ different
 
 torch.manual_seed(0)  # seeds the CPU generator AND every CUDA device's default generator
-a = torch.rand(3, device=device)
+a, c = torch.rand(3, device=device), torch.rand(3)
 torch.manual_seed(0)
-assert torch.equal(a, torch.rand(3, device=device))  # ✓ manual-seed
+assert torch.equal(a, torch.rand(3, device=device)) and torch.equal(c, torch.rand(3))  # both repeat ✓ manual-seed
 assert "on all devices" in inspect.getdoc(torch.manual_seed)  # the documented promise ✓ all-devices
 # --8<-- [end:rand-on-device]
 

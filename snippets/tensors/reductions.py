@@ -39,6 +39,10 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ mean-int
     #> mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long
+print(torch.arange(5).float().mean(), torch.arange(5).mean(dtype=torch.float32))  # the fixes ✓ mean-fix
+#> tensor(2.) tensor(2.)
+print(torch.tensor([1 + 1j, 3 + 0j]).mean())  # complex works too ✓ mean-complex
+#> tensor(2.+0.5000j)
 # --8<-- [end:mean-var]
 
 # --8<-- [start:norm]
@@ -89,8 +93,8 @@ assert torch.equal(x.amax(dim=1), values)  # only the values ✓ amax
 # --8<-- [start:notes-shape]
 g = torch.Generator().manual_seed(0)
 x = torch.randn(128, 1000, generator=g)  # the notes' shape, with defined values
-print(x.max(dim=1).values.shape, x.argmax(dim=1).shape)  # ✓ notes-shape
-#> torch.Size([128]) torch.Size([128])
+print(x.max(dim=1).values.shape, x.max(dim=1).indices.shape, x.argmax(dim=1).shape)  # ✓ notes-shape
+#> torch.Size([128]) torch.Size([128]) torch.Size([128])
 try:
     x.argmax(dim=1, keedim=True)
 except TypeError as err:

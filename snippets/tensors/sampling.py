@@ -16,8 +16,10 @@ g = torch.Generator().manual_seed(0)
 s = w.multinomial(num_samples=2, replacement=False, generator=g)
 print(s, s.dtype)  # indices into w ✓ multinomial-indices
 #> tensor([2, 1]) torch.int64
-g = torch.Generator().manual_seed(0)
-assert torch.equal(s, (w / w.sum()).multinomial(2, replacement=False, generator=g))  # ✓ multinomial-normalised
+for seed, replacement in [(0, False), (1, False), (0, True), (1, True)]:  # same seed: same draws
+    raw = w.multinomial(3, replacement, generator=torch.Generator().manual_seed(seed))
+    normed = (w / w.sum()).multinomial(3, replacement, generator=torch.Generator().manual_seed(seed))
+    assert torch.equal(raw, normed)  # ✓ multinomial-normalised
 assert torch.equal(w, torch.tensor([1.0, 2.0, 3.0, 4.0]))  # w itself is not normalised ✓ multinomial-w-unchanged
 for bad in ([0.0, 0.0, 0.0], [1.0, float("inf")]):  # the weights must be finite, and not all zero
     try:
@@ -26,6 +28,14 @@ for bad in ([0.0, 0.0, 0.0], [1.0, float("inf")]):  # the weights must be finite
         print(bad, "->", err)  # ✓ multinomial-invalid
         #> [0.0, 0.0, 0.0] -> invalid multinomial distribution (sum of probabilities <= 0)
         #> [1.0, inf] -> probability tensor contains either `inf`, `nan` or element < 0
+raised = 0
+for bad in ([0.0, 0.0, 0.0], [1.0, float("inf")], [1.0, float("nan")], [1.0, -1.0]):
+    for n, replacement in [(1, False), (5, True)]:  # torch checks these on two code paths
+        try:
+            torch.tensor(bad).multinomial(n, replacement=replacement)
+        except RuntimeError:
+            raised += 1
+assert raised == 8  # all zero, inf, nan or negative: every call raises ✓ multinomial-invalid-all
 # --8<-- [end:multinomial]
 
 # --8<-- [start:frequencies]
