@@ -88,12 +88,32 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ pos-weight-size
     #> The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1
+# it broadcasts against the target like any tensor: a single number applies to every label
+one_for_all = F.binary_cross_entropy_with_logits(logits, target, pos_weight=torch.tensor([2.0]))
+every_label = F.binary_cross_entropy_with_logits(logits, target, pos_weight=torch.full((4,), 2.0))
+assert torch.equal(one_for_all, every_label)  # ✓ pos-weight-broadcast
+# per-pixel labels (N, C, H, W): the class dimension is not the last one, the weight is (C, 1, 1)
+maps = torch.linspace(-3, 3, 72).reshape(2, 3, 4, 3)  # logits of C = 3 masks of 4 x 3 pixels
+masks = (torch.arange(72).reshape(2, 3, 4, 3) % 5 == 0).float()
+per_class = torch.tensor([1.0, 3.0, 0.5])
+by_channel = torch.stack([  # each class's masks with that class's weight
+    F.binary_cross_entropy_with_logits(maps[:, c], masks[:, c], pos_weight=per_class[c], reduction="none")
+    for c in range(3)
+], dim=1)
+shaped = F.binary_cross_entropy_with_logits(maps, masks, pos_weight=per_class.view(3, 1, 1), reduction="none")
+assert torch.allclose(shaped, by_channel)  # ✓ pos-weight-image
+flat = F.binary_cross_entropy_with_logits(maps, masks, pos_weight=per_class, reduction="none")  # no error:
+assert not torch.allclose(flat, by_channel)  # a (C,) weight lines up with W (here W == C) ✓ pos-weight-image-2
 # the usual choice: negatives / positives per label, so both sides weigh the same
 n_pos = target.sum(dim=0)
 n_neg = len(target) - n_pos
 print(n_neg / n_pos)
 #> tensor([0.5000, 0.5000, 2.0000, 2.0000])
-assert torch.equal(n_neg / n_pos * n_pos, n_neg)  # ✓ balanced
+# with that weight, at logit 0 a label's positives and negatives add up to the same loss
+balanced = F.binary_cross_entropy_with_logits(
+    torch.zeros_like(target), target, pos_weight=n_neg / n_pos, reduction="none"
+)
+assert torch.allclose((balanced * target).sum(dim=0), (balanced * (1 - target)).sum(dim=0))  # ✓ balanced
 # --8<-- [end:pos-weight]
 
 # --8<-- [start:multi-label]
@@ -103,6 +123,8 @@ print(probs.sum(dim=1))  # rows do not sum to 1 (softmax's would) ✓ row-sums
 assert torch.allclose(logits.softmax(dim=1).sum(dim=1), torch.ones(3))  # ✓ softmax-rows
 predicted = logits > 0  # the same as probs > 0.5
 assert torch.equal(predicted, probs > 0.5)  # ✓ logit-zero
+tiny = torch.tensor(1e-8)  # except within about 1e-7 of 0: float32 rounds the sigmoid to exactly 0.5
+assert tiny > 0 and torch.sigmoid(tiny) == 0.5  # ✓ logit-tiny
 print(predicted.int())  # ✓ predicted
 #> tensor([[1, 0, 1, 0],
 #>         [0, 1, 0, 0],
@@ -114,11 +136,13 @@ try:
 except ValueError as err:
     print(err)  # ✓ target-shape
     #> Target size (torch.Size([3])) must be the same as input size (torch.Size([3, 4]))
-try:
-    F.binary_cross_entropy_with_logits(logits, target.long())  # targets must be float
-except RuntimeError as err:
-    print(err)  # ✓ target-float
-    #> result type Float can't be cast to the desired output type Long
+for integer in (torch.long, torch.int32):  # targets must be float
+    try:
+        F.binary_cross_entropy_with_logits(logits, target.to(integer))
+    except RuntimeError as err:
+        print(err)  # ✓ target-float
+        #> result type Float can't be cast to the desired output type Long
+        #> result type Float can't be cast to the desired output type Int
 # --8<-- [end:multi-label]
 
 # --8<-- [start:double-sigmoid]
@@ -149,7 +173,14 @@ x = logits.clone().requires_grad_()
 (g_twice,) = torch.autograd.grad(F.binary_cross_entropy_with_logits(torch.sigmoid(x), target), x)
 print(g_right.abs().max(), g_twice.abs().max())
 #> tensor(0.0417) tensor(0.0130)
-assert (g_twice.abs() <= 0.25 / target.numel()).all()  # ✓ quarter-gradient
+assert (g_twice.abs() <= 0.25 / target.numel()).all()
+sweep = torch.linspace(-10, 10, 401, requires_grad=True)  # any logit, either label
+for label in (0.0, 1.0):
+    twice_sum = F.binary_cross_entropy_with_logits(
+        torch.sigmoid(sweep), torch.full_like(sweep, label), reduction="sum"
+    )
+    (g_sweep,) = torch.autograd.grad(twice_sum, sweep)
+    assert (g_sweep.abs() <= 0.25).all()  # the right loss's gradient reaches nearly 1 ✓ quarter-gradient
 # --8<-- [end:double-sigmoid]
 
 # --8<-- [start:detect]

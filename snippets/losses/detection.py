@@ -52,6 +52,13 @@ try:  # -1 is the only value outside [0, 1] it accepts
 except ValueError as err:
     print(err)  # ✓ alpha-range
     #> Invalid alpha value: -0.5. alpha must be in the range [0,1] or -1 for ignore.
+refused = []
+for alpha in [-2.0, 1.0001, 1.5]:  # further below 0, and above 1
+    try:
+        sigmoid_focal_loss(logits, targets, alpha=alpha)
+    except ValueError:
+        refused.append(alpha)
+assert refused == [-2.0, 1.0001, 1.5]  # ✓ alpha-range-2
 # --8<-- [end:focal]
 
 # --8<-- [start:giou]

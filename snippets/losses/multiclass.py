@@ -87,7 +87,8 @@ for size_average in (None, True, False):
             module = nn.CrossEntropyLoss(size_average=size_average, reduce=reduce)
         expected = "none" if reduce is False else "sum" if size_average is False else "mean"
         assert module.reduction == expected  # ✓ legacy-any
-        assert bool(caught) == (size_average is not None or reduce is not None)  # ✓ legacy-any-2
+        warned = any(issubclass(w.category, UserWarning) for w in caught)
+        assert warned == (size_average is not None or reduce is not None)  # ✓ legacy-any-2
 # --8<-- [end:legacy]
 
 # --8<-- [start:weight]
@@ -99,6 +100,13 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ weight-per-class
     #> weight tensor should be defined either for all 3 classes or no classes but got weight tensor of shape: [4]
+# with as many samples as classes the same mistake raises nothing: the weights count per class
+first3 = slice(0, 3)  # 3 samples, 3 classes
+meant = torch.tensor([1.0, 3.0, 0.5])  # meant as one weight per sample
+taken = F.cross_entropy(logits[first3], target[first3], weight=meant)
+as_classes = (meant[target[first3]] * per_sample[first3]).sum() / meant[target[first3]].sum()
+as_samples = (meant * per_sample[first3]).sum() / meant.sum()
+assert torch.allclose(taken, as_classes) and not torch.allclose(taken, as_samples)  # ✓ weight-silent
 # each sample's loss times the weight of its target class
 per_sample_w = F.cross_entropy(logits, target, weight=w, reduction="none")
 assert torch.allclose(per_sample_w, w[target] * per_sample)  # ✓ weight-times
@@ -145,6 +153,13 @@ for bad in [-1, 3]:  # any other class outside 0..C-1, below or above
         print(err)  # ✓ out-of-range
         #> Target -1 is out of bounds.
         #> Target 3 is out of bounds.
+refused = []
+for bad in [-101, -5, 100]:  # further out as well
+    try:
+        F.cross_entropy(logits, torch.tensor([0, 2, bad, 2]))
+    except IndexError:
+        refused.append(bad)
+assert refused == [-101, -5, 100]  # ✓ out-of-range-2
 try:
     F.cross_entropy(logits, probs, ignore_index=1)  # probability targets have no index
 except RuntimeError as err:

@@ -101,20 +101,24 @@ def grad_of(loss):
 
 assert torch.allclose(grad_of(F.mse_loss(e, zero, reduction="sum")), 2 * e)  # grows with the error ✓ mse-grad
 assert torch.equal(grad_of(F.l1_loss(e, zero, reduction="sum")), e.sign())  # always +-1 ✓ l1-grad
-for d in [0.5, 2.0]:
+for d in [0.25, 0.5, 1.0, 2.0, 3.0]:  # the five thresholds checked above
     smooth_grad = grad_of(F.smooth_l1_loss(e, zero, beta=d, reduction="sum"))
     huber_grad = grad_of(F.huber_loss(e, zero, delta=d, reduction="sum"))
     assert torch.allclose(smooth_grad, (e / d).clamp(-1, 1))  # at most 1 in size ✓ capped-grads
     assert torch.allclose(huber_grad, e.clamp(-d, d))  # at most delta in size ✓ capped-grads-2
-    print(f"beta = delta = {d}: largest gradient {smooth_grad.abs().max():.1f} (SmoothL1), "
-          f"{huber_grad.abs().max():.1f} (Huber)")  # ✓ largest-grads
-    #> beta = delta = 0.5: largest gradient 1.0 (SmoothL1), 0.5 (Huber)
-    #> beta = delta = 2.0: largest gradient 1.0 (SmoothL1), 2.0 (Huber)
+    print(f"beta = delta = {d}: largest gradient {smooth_grad.abs().max():.2f} (SmoothL1), "
+          f"{huber_grad.abs().max():.2f} (Huber)")  # ✓ largest-grads
+    #> beta = delta = 0.25: largest gradient 1.00 (SmoothL1), 0.25 (Huber)
+    #> beta = delta = 0.5: largest gradient 1.00 (SmoothL1), 0.50 (Huber)
+    #> beta = delta = 1.0: largest gradient 1.00 (SmoothL1), 1.00 (Huber)
+    #> beta = delta = 2.0: largest gradient 1.00 (SmoothL1), 2.00 (Huber)
+    #> beta = delta = 3.0: largest gradient 1.00 (SmoothL1), 3.00 (Huber)
 # --8<-- [end:gradients]
 
 # --8<-- [start:limits]
 # beta=0: SmoothL1Loss becomes L1Loss; HuberLoss refuses delta=0
-assert torch.equal(F.smooth_l1_loss(pred, target, beta=0.0), F.l1_loss(pred, target))  # ✓ beta-zero
+beta_zero = F.smooth_l1_loss(e, zero, beta=0.0, reduction="none")  # the 161 errors from -4 to 4
+assert torch.equal(beta_zero, F.l1_loss(e, zero, reduction="none"))  # ✓ beta-zero
 try:
     F.huber_loss(pred, target, delta=0.0)
 except RuntimeError as err:

@@ -117,4 +117,5 @@ alone = F.ctc_loss((scores[:, :1] + b0).log_softmax(dim=2), targets[:1], short[:
                    target_lengths[:1], reduction="sum") / target_lengths[0] / N
 alone.backward()
 assert torch.allclose(bias.grad, b0.grad)  # ✓ alone
+assert not torch.allclose(bias.grad, N * b0.grad)  # the zeroed sample still counts in the mean ✓ alone-divisor
 # --8<-- [end:zero-infinity]
