@@ -36,12 +36,16 @@ assert (torch.zeros(2) > 0).dtype == (torch.zeros(2) == 0).dtype == torch.bool  
 t = torch.zeros(2)
 print(type(t), t.dtype, t.type())  # one class for every dtype; .type() gives the legacy name ✓ tensor-class
 #> <class 'torch.Tensor'> torch.float32 torch.FloatTensor
-assert {type(torch.zeros(1, dtype=d)) for d in (torch.uint8, torch.int64, torch.bool)} == {torch.Tensor}  # ✓ one-class
+assert {type(torch.zeros(1, dtype=getattr(torch, name).dtype)) for name in legacy} == {torch.Tensor}  # ✓ one-class
 print(isinstance(t, torch.Tensor), isinstance(t, torch.FloatTensor), isinstance(t, torch.LongTensor))  # ✓ isinstance
 #> True True False
 print(torch.get_default_dtype())  # what torch.Tensor(...), zeros, rand ... use ✓ default-dtype
 #> torch.float32
-assert torch.Tensor(1).dtype == torch.zeros(1).dtype == torch.rand(1).dtype == torch.get_default_dtype()  # ✓ default-used
+torch.set_default_dtype(torch.float64)  # change the default ...
+try:  # ... and all three follow it: float32 is not built into them
+    assert torch.Tensor(1).dtype == torch.zeros(1).dtype == torch.rand(1).dtype == torch.float64  # ✓ default-used
+finally:
+    torch.set_default_dtype(torch.float32)  # back to the default
 # --8<-- [end:torch-tensor-class]
 
 # --8<-- [start:constructor]
@@ -68,8 +72,9 @@ finally:
 # --8<-- [end:constructor]
 
 # --8<-- [start:filled]
-print(torch.zeros(2, 3, 4).shape, torch.ones(2, 3, 4).sum().item())  # ✓ zeros-ones
+print(torch.zeros(2, 3, 4).shape, torch.ones(2, 3, 4).sum().item())
 #> torch.Size([2, 3, 4]) 24.0
+assert (torch.zeros(2, 3, 4) == 0).all() and (torch.ones(2, 3, 4) == 1).all()  # every element ✓ zeros-ones
 print(torch.full([2, 3], 0.5))  # ✓ full
 #> tensor([[0.5000, 0.5000, 0.5000],
 #>         [0.5000, 0.5000, 0.5000]])
@@ -168,10 +173,11 @@ def legacy_call() -> tuple[str, int]:
         warnings.simplefilter("always")  # record every warning, repeats included
         try:
             x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
-            outcome = f"a {x.device} tensor of UNINITIALISED values"  # requires: cuda (not random numbers)
+            outcome = f"a {x.device} {x.dtype} tensor of UNINITIALISED values"  # requires: cuda (not random numbers)
         except (TypeError, RuntimeError) as err:
             outcome = f"{type(err).__name__}: {err}"
-    return outcome, sum("DtypeTensor constructors are no longer recommended" in str(w.message) for w in caught)
+    notice = "The torch.cuda.*DtypeTensor constructors are no longer recommended"
+    return outcome, sum(w.category is UserWarning and str(w.message).startswith(notice) for w in caught)
 
 
 legacy_call()  # by default PyTorch gives the warning once per process: at most here ...
@@ -184,7 +190,7 @@ finally:
 assert first == second  # the second call does what the first did ✓ same-twice
 outcome, warnings_caught = first
 if torch.cuda.is_available():  # requires: cuda (a GPU: the call works, after the warning)
-    assert outcome.startswith("a cuda:0 tensor") and warnings_caught == 1, first  # ✓ legacy-gpu
+    assert outcome.startswith("a cuda:0 torch.float32 tensor") and warnings_caught == 1, first  # ✓ legacy-gpu
 elif torch.backends.cuda.is_built():  # a CUDA build on a machine without a GPU
     assert outcome.startswith("RuntimeError: Found no NVIDIA driver"), outcome  # ✓ legacy-no-gpu
     assert warnings_caught == 1, first  # the warning comes first ✓ warns-first

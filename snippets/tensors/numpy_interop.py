@@ -43,6 +43,8 @@ converted = torch.as_tensor(arr, dtype=torch.float32)  # a dtype change forces a
 arr[0] = -1
 print(copied[0].item(), shared[0].item(), converted[0].item())  # ✓ conversions
 #> 0.0 -1.0 0.0
+same = torch.as_tensor(arr, dtype=torch.float64, device="cpu")  # the array's own dtype and device, named
+assert same.data_ptr() == arr.ctypes.data  # nothing to change: still shared ✓ as-tensor-same
 f32 = torch.from_numpy(arr).float()  # the usual way to get float32 for a model ...
 arr[1] = -2
 print(f32.dtype, f32[1].item())  # ... is a copy: the change to arr does not reach it ✓ float-copies

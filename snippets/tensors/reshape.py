@@ -72,6 +72,19 @@ except RuntimeError as err:
     #> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
 print(xt.view(64, 2, 2).stride())  # a shape that only splits a dimension still works ✓ split-works
 #> (1, 128, 64)
+
+
+def view_works(t: torch.Tensor, *shape: int) -> bool:
+    """True when t.view(*shape) succeeds, False when view refuses it."""
+    try:
+        t.view(*shape)
+    except RuntimeError:
+        return False
+    return True
+
+
+assert not any(view_works(xt, *s) for s in [(256,), (4, 64), (16, 16), (32, 8)])  # a new order: refused ✓ view-refused-all
+assert all(view_works(xt, *s) for s in [(64, 2, 2), (2, 32, 4), (1, 64, 4)])  # splits, a size-1 dim: views ✓ split-works-all
 # --8<-- [end:non-contiguous]
 
 # --8<-- [start:reshape]
@@ -79,6 +92,7 @@ r1 = x.reshape(2, 128)  # x is contiguous: reshape returns a view
 r2 = xt.reshape(-1)  # xt is not: reshape silently copies
 print(same_storage(r1, x), same_storage(r2, x))  # ✓ reshape-cases
 #> True False
+assert same_storage(xt.reshape(64, 2, 2), x)  # not contiguous, but a view is possible: a view ✓ reshape-view-possible
 r2[0] = -7  # a write into the copy ...
 assert not (x == -7).any()  # ... does not reach x ✓ reshape-write
 # --8<-- [end:reshape]

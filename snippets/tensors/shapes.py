@@ -60,6 +60,10 @@ for sizes in [(4, 32, 1, 1), (4, 1, 1, 1), (4, -1, 1, 1)]:
     #> repeat(4, 32, 1, 1) -> torch.Size([4, 1024, 32, 1])
     #> repeat(4, 1, 1, 1) -> torch.Size([4, 32, 32, 1])
     #> repeat(4, -1, 1, 1) -> RuntimeError: Trying to create tensor with negative dimension -32: [4, -32, 32, 1]
+x3 = torch.empty(32, 32, 1)  # no leading 1: expand and repeat treat it as 1x32x32x1, so the comments hold too
+shapes3 = [x3.expand(4, 32, 32, 4).shape, x3.expand(4, -1, -1, -1).shape, x3.repeat(4, 32, 1, 1).shape]
+assert shapes3 == [(4, 32, 32, 4), (4, 32, 32, 1), (4, 1024, 32, 1)] and x3.repeat(4, 1, 1, 1).shape == (4, 32, 32, 1)  # ✓ notes-x-32-32-1
+assert isinstance(outcome(x3.expand, 4, 33, 32, 4), str) and isinstance(outcome(x3.repeat, 4, -1, 1, 1), str)  # the errors ✓ notes-x-errors
 # --8<-- [end:expand-4d]
 
 # --8<-- [start:expand-memory]
@@ -183,6 +187,9 @@ fc = torch.nn.Linear(512 * 7 * 7, 10)
 print(flat.shape, fc(flat).shape, flat.view(-1).shape)  # ✓ view-batch
 #> torch.Size([32, 25088]) torch.Size([32, 10]) torch.Size([802816])
 last = torch.arange(2 * 512 * 7 * 7.0).reshape(2, 512, 7, 7)  # a last batch of 2 samples
+batches = [len(b) for b in torch.utils.data.DataLoader(range(66), batch_size=32)]
+assert batches == [32, 32, 2]  # 66 samples: the last batch is short ... ✓ last-batch-short
+assert [len(b) for b in torch.utils.data.DataLoader(range(66), batch_size=32, drop_last=True)] == [32, 32]  # ✓ drop-last
 print(last.view(32, -1).shape)  # no error, but 32 "rows" of 2 samples cut into pieces ✓ last-batch
 #> torch.Size([32, 1568])
 assert last.view(32, -1)[16:].equal(last[1].reshape(16, -1))  # rows 16..31: sample 1 in 16 pieces ✓ last-batch-rows
