@@ -212,9 +212,8 @@ def first_non_finite(**tensors: torch.Tensor) -> str | None:
 
 points = torch.tensor([[0.0, 0.0], [3.0, 4.0], [9.0, 0.0], [9.0, 4.0]])
 centre = torch.tensor([3.0, 4.0], requires_grad=True)  # starts ON a point: a distance of 0
-optimizer = torch.optim.SGD([centre], lr=0.5)
 for step in range(3):
-    optimizer.zero_grad()
+    centre.grad = None
     distance = (points - centre).pow(2).sum(dim=1).sqrt()  # Euclidean distance, by hand
     loss = distance.mean()
     loss.backward()
@@ -223,7 +222,8 @@ for step in range(3):
     #> 0 4.553 grad
     #> 1 nan loss
     #> 2 nan loss
-    optimizer.step()
+    with torch.no_grad():
+        centre -= 0.5 * centre.grad  # a plain SGD step, learning rate 0.5
 # --8<-- [end:nan-find]
 
 # --8<-- [start:nan-anomaly]
@@ -247,14 +247,14 @@ print(r.grad)  # inf, not nan: anomaly mode lets it pass; pow's backward multipl
 
 # --8<-- [start:nan-fix]
 centre = torch.tensor([3.0, 4.0], requires_grad=True)
-optimizer = torch.optim.SGD([centre], lr=0.5)
 losses = []
 for step in range(3):
-    optimizer.zero_grad()
+    centre.grad = None
     loss = torch.linalg.vector_norm(points - centre, dim=1).mean()  # the fix: its gradient at 0 is 0
     loss.backward()
     assert first_non_finite(loss=loss, grad=centre.grad) is None  # ✓ nan-fixed
-    optimizer.step()
+    with torch.no_grad():
+        centre -= 0.5 * centre.grad  # a plain SGD step, learning rate 0.5
     losses.append(loss.item())
 print([round(v, 3) for v in losses])  # finite, and going down ✓ nan-fixed
 #> [4.553, 4.507, 4.489]
