@@ -39,7 +39,7 @@ print(b.grad)
 
 # --8<-- [start:backward-twice-fix]
 w.grad = None
-for step in range(2):
+for _ in range(2):
     hidden = (x @ w).exp()  # the fix: the forward pass again, for each backward()
     loss = hidden.sum()
     loss.backward()
@@ -75,7 +75,7 @@ with warnings.catch_warnings(record=True) as caught:  # anomaly mode reports thr
             print(str(err).split("Hint: ")[1])  # ✓ anomaly-hint
             #> the backtrace further above shows the operation that failed to compute its gradient. The variable in question was changed in there or anywhere later. Good luck!
 report = str(caught[0].message)
-print(report.split(".")[0])  # the backward node that failed ... ✓ anomaly-node
+print(report.split(".", maxsplit=1)[0])  # the backward node that failed ... ✓ anomaly-node
 #> Error detected in SigmoidBackward0
 print(re.findall(r"\n    (\S.*)", report)[-1])  # ... and the forward line that made it ✓ anomaly-line
 #> y = torch.sigmoid(h)  # sigmoid saves its output y: its gradient is y * (1 - y)
@@ -248,7 +248,7 @@ print(r.grad)  # inf, not nan: anomaly mode lets it pass; pow's backward multipl
 # --8<-- [start:nan-fix]
 centre = torch.tensor([3.0, 4.0], requires_grad=True)
 losses = []
-for step in range(3):
+for _ in range(3):
     centre.grad = None
     loss = torch.linalg.vector_norm(points - centre, dim=1).mean()  # the fix: its gradient at 0 is 0
     loss.backward()
