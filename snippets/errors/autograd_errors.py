@@ -165,6 +165,11 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ leaf-parameter
     #> a leaf Variable that requires grad is being used in an in-place operation.
+try:
+    layer.weight[:, 0] = 0.0  # writing into a slice of it: the slice is a view of the leaf
+except RuntimeError as err:
+    print(err)  # ✓ leaf-view
+    #> a view of a leaf Variable that requires grad is being used in an in-place operation.
 h = x @ w
 h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
 # --8<-- [end:leaf]
@@ -181,6 +186,9 @@ assert not torch.equal(layer.weight, before) and layer.weight.abs().max() <= 0.1
 print(layer.bias, layer.weight.is_leaf)  # ✓ leaf-init
 #> Parameter containing:
 #> tensor([0.], requires_grad=True) True
+with torch.no_grad():
+    layer.weight[:, 0] = 0.0  # the same fix for a slice
+assert layer.weight[0, 0] == 0.0 and layer.weight[0, 1] != 0.0 and layer.weight.is_leaf  # ✓ leaf-view-fixed
 # --8<-- [end:leaf-fix]
 
 # --8<-- [start:numpy]
