@@ -1,0 +1,274 @@
+"""Autograd errors: each message reproduced, explained and fixed.
+
+Page: docs/errors/autograd_errors.md
+"""
+
+# --8<-- [start:setup]
+import re
+import warnings
+
+import numpy as np
+import torch
+from torch import nn
+
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])  # a batch of 3 inputs
+# --8<-- [end:setup]
+
+# --8<-- [start:backward-twice]
+w = torch.tensor([0.5, -0.5], requires_grad=True)
+hidden = (x @ w).exp()  # computed ONCE, outside the loop; exp saves its output for backward
+failed_at = []
+for step in range(2):
+    loss = hidden.sum()
+    try:
+        loss.backward()
+    except RuntimeError as err:
+        failed_at.append(step)
+        print(f"{type(err).__name__}: {err}")  # ✓ twice-message
+        #> RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.
+print(failed_at)  # the first backward() worked, the second one failed ✓ twice-second
+#> [1]
+
+b = torch.tensor([0.5, -0.5], requires_grad=True)
+plain = (b + 1).sum()  # add and sum save no tensor for backward ...
+plain.backward()
+plain.backward()  # ... so a second pass has nothing freed to miss ✓ twice-nothing-saved
+print(b.grad)
+#> tensor([2., 2.])
+# --8<-- [end:backward-twice]
+
+# --8<-- [start:backward-twice-fix]
+w.grad = None
+for _ in range(2):
+    hidden = (x @ w).exp()  # the fix: the forward pass again, for each backward()
+    loss = hidden.sum()
+    loss.backward()
+once = x.T @ (x @ w).exp()  # d sum(exp(x @ w)) / dw, by hand
+assert torch.allclose(w.grad, 2 * once)  # two backward() calls, two gradients added ✓ twice-fixed
+# --8<-- [end:backward-twice-fix]
+
+# --8<-- [start:inplace]
+w = torch.tensor([0.5, -0.5], requires_grad=True)
+
+
+def forward(w: torch.Tensor) -> torch.Tensor:
+    h = x @ w
+    y = torch.sigmoid(h)  # sigmoid saves its output y: its gradient is y * (1 - y)
+    y += 1  # an in-place change of y: what backward needs is gone
+    return y.sum()
+
+
+try:
+    forward(w).backward()
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ inplace-message
+    #> RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [3]], which is output 0 of Sigmoid, is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).
+# --8<-- [end:inplace]
+
+# --8<-- [start:inplace-anomaly]
+with warnings.catch_warnings(record=True) as caught:  # anomaly mode reports through a warning
+    warnings.simplefilter("always")
+    with torch.autograd.set_detect_anomaly(True):  # records a traceback for every forward op
+        try:
+            forward(w).backward()
+        except RuntimeError as err:
+            print(str(err).split("Hint: ")[1])  # ✓ anomaly-hint
+            #> the backtrace further above shows the operation that failed to compute its gradient. The variable in question was changed in there or anywhere later. Good luck!
+report = str(caught[0].message)
+print(report.split(".", maxsplit=1)[0])  # the backward node that failed ... ✓ anomaly-node
+#> Error detected in SigmoidBackward0
+print(re.findall(r"\n    (\S.*)", report)[-1])  # ... and the forward line that made it ✓ anomaly-line
+#> y = torch.sigmoid(h)  # sigmoid saves its output y: its gradient is y * (1 - y)
+# --8<-- [end:inplace-anomaly]
+
+# --8<-- [start:inplace-fix]
+def forward(w: torch.Tensor) -> torch.Tensor:
+    h = x @ w
+    y = torch.sigmoid(h)
+    y = y + 1  # the fix: out of place, a new tensor; the saved y stays as it was
+    return y.sum()
+
+
+forward(w).backward()
+s = torch.sigmoid(x @ w)
+assert torch.allclose(w.grad, x.T @ (s * (1 - s)))  # the gradient of the intended function ✓ inplace-fixed
+# --8<-- [end:inplace-fix]
+
+# --8<-- [start:no-grad-fn]
+model = nn.Linear(2, 1)
+model.requires_grad_(False)  # frozen: e.g. a pretrained body, and nothing left trainable
+loss = model(x).pow(2).mean()
+print(loss.requires_grad, loss.grad_fn)  # no tensor in it requires grad: no graph was recorded ✓ no-grad-fn-why
+#> False None
+try:
+    loss.backward()
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ no-grad-fn-message
+    #> RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn
+
+trainable = (w * 2).sum()
+try:
+    torch.autograd.backward([trainable, loss])  # "element" counts the tensors given to backward
+except RuntimeError as err:
+    print(err)  # ✓ no-grad-fn-element
+    #> element 1 of tensors does not require grad and does not have a grad_fn
+detached = (w * 2).sum().detach()  # a loss made of detached values ...
+from_item = torch.tensor((w * 2).sum().item())  # ... or of .item() numbers: no graph either
+print(detached.requires_grad, from_item.requires_grad)  # ✓ no-grad-fn-detached
+#> False False
+model.requires_grad_(True)
+with torch.no_grad():
+    loss = model(x).pow(2).mean()  # under no_grad, nothing is recorded either
+print(loss.requires_grad, loss.grad_fn)  # ✓ no-grad-fn-no-grad
+#> False None
+# --8<-- [end:no-grad-fn]
+
+# --8<-- [start:no-grad-fn-fix]
+loss = model(x).pow(2).mean()  # the fix: parameters that require grad, outside no_grad
+loss.backward()
+print(loss.grad_fn.name(), model.weight.grad.shape)  # ✓ no-grad-fn-fixed
+#> MeanBackward0 torch.Size([1, 2])
+# --8<-- [end:no-grad-fn-fix]
+
+# --8<-- [start:scalar]
+w = torch.tensor([0.5, -0.5], requires_grad=True)
+out = x @ w  # one value per sample: shape [3], not a scalar
+try:
+    out.backward()
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ scalar-message
+    #> RuntimeError: grad can be implicitly created only for scalar outputs
+(x[:1] @ w).backward()  # shape [1]: one element is enough, it need not be 0-dimensional ✓ scalar-one-element
+# --8<-- [end:scalar]
+
+# --8<-- [start:scalar-fix]
+w.grad = None
+(x @ w).sum().backward()  # the fix: reduce to the number you minimise ...
+by_sum = w.grad.clone()
+w.grad = None
+out = x @ w
+out.backward(gradient=torch.ones_like(out))  # ... or pass d(loss)/d(out) yourself
+assert torch.equal(w.grad, by_sum) and torch.equal(by_sum, x.sum(dim=0))  # ✓ scalar-fixed
+# --8<-- [end:scalar-fix]
+
+# --8<-- [start:leaf]
+w = torch.tensor([0.5, -0.5], requires_grad=True)
+(x @ w).sum().backward()
+try:
+    w -= 0.1 * w.grad  # a hand-written SGD step
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ leaf-message
+    #> RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
+layer = nn.Linear(2, 1)
+try:
+    layer.weight.uniform_(-0.1, 0.1)  # initialising a parameter in place: the same error
+except RuntimeError as err:
+    print(err)  # ✓ leaf-parameter
+    #> a leaf Variable that requires grad is being used in an in-place operation.
+try:
+    layer.weight[:, 0] = 0.0  # writing into a slice of it: the slice is a view of the leaf
+except RuntimeError as err:
+    print(err)  # ✓ leaf-view
+    #> a view of a leaf Variable that requires grad is being used in an in-place operation.
+h = x @ w
+h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
+# --8<-- [end:leaf]
+
+# --8<-- [start:leaf-fix]
+with torch.no_grad():  # the fix: update outside the graph, as optimizers do
+    w -= 0.1 * w.grad
+print(w, w.is_leaf, w.grad_fn)  # still a leaf that requires grad, now with the new values ✓ leaf-fixed
+#> tensor([-0.4000, -1.7000], requires_grad=True) True None
+before = layer.weight.detach().clone()
+nn.init.uniform_(layer.weight, -0.1, 0.1)  # nn.init changes a parameter in place under no_grad for you
+nn.init.zeros_(layer.bias)
+assert not torch.equal(layer.weight, before) and layer.weight.abs().max() <= 0.1  # ✓ leaf-init
+print(layer.bias, layer.weight.is_leaf)  # ✓ leaf-init
+#> Parameter containing:
+#> tensor([0.], requires_grad=True) True
+with torch.no_grad():
+    layer.weight[:, 0] = 0.0  # the same fix for a slice
+assert layer.weight[0, 0] == 0.0 and layer.weight[0, 1] != 0.0 and layer.weight.is_leaf  # ✓ leaf-view-fixed
+# --8<-- [end:leaf-fix]
+
+# --8<-- [start:numpy]
+w = torch.tensor([0.5, -0.5], requires_grad=True)
+preds = x @ w  # predictions, e.g. for a plot or a NumPy metric
+try:
+    preds.numpy()
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ numpy-message
+    #> RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+print(torch.tensor([1.0, 2.0]).numpy())  # a tensor that requires no grad converts ✓ numpy-no-grad
+#> [1. 2.]
+# --8<-- [end:numpy]
+
+# --8<-- [start:numpy-fix]
+array = preds.detach().numpy()  # the fix: leave the graph first
+print(type(array).__name__, array)  # ✓ numpy-fixed
+#> ndarray [-0.5 -0.5 -0.5]
+assert np.shares_memory(array, preds.detach().numpy())  # no copy: the array views preds' memory ✓ numpy-shares
+print(preds.numpy(force=True))  # force=True detaches (and copies to the CPU when needed) for you ✓ numpy-force
+#> [-0.5 -0.5 -0.5]
+# --8<-- [end:numpy-fix]
+
+# --8<-- [start:nan-find]
+def first_non_finite(**tensors: torch.Tensor) -> str | None:
+    """The name of the first tensor holding a nan or an inf, or None."""
+    return next((name for name, t in tensors.items() if not torch.isfinite(t).all()), None)
+
+
+points = torch.tensor([[0.0, 0.0], [3.0, 4.0], [9.0, 0.0], [9.0, 4.0]])
+centre = torch.tensor([3.0, 4.0], requires_grad=True)  # starts ON a point: a distance of 0
+for step in range(3):
+    centre.grad = None
+    distance = (points - centre).pow(2).sum(dim=1).sqrt()  # Euclidean distance, by hand
+    loss = distance.mean()
+    loss.backward()
+    bad = first_non_finite(loss=loss, grad=centre.grad)
+    print(step, f"{loss.item():.3f}", bad)  # ✓ nan-steps
+    #> 0 4.553 grad
+    #> 1 nan loss
+    #> 2 nan loss
+    with torch.no_grad():
+        centre -= 0.5 * centre.grad  # a plain SGD step, learning rate 0.5
+# --8<-- [end:nan-find]
+
+# --8<-- [start:nan-anomaly]
+centre = torch.tensor([3.0, 4.0], requires_grad=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with torch.autograd.set_detect_anomaly(True):  # check_nan=True by default
+        try:
+            (points - centre).pow(2).sum(dim=1).sqrt().mean().backward()
+        except RuntimeError as err:
+            print(f"{type(err).__name__}: {err}")  # ✓ nan-message
+            #> RuntimeError: Function 'PowBackward0' returned nan values in its 0th output.
+print(re.findall(r"\n    (\S.*)", str(caught[0].message))[-1])  # the forward line of that node ✓ nan-line
+#> (points - centre).pow(2).sum(dim=1).sqrt().mean().backward()
+
+r = torch.zeros(1, requires_grad=True)
+r.sqrt().backward()  # sqrt's gradient at 0 is 1 / (2 * sqrt(0))
+print(r.grad)  # inf, not nan: anomaly mode lets it pass; pow's backward multiplies it by 0 ✓ nan-inf
+#> tensor([inf])
+# --8<-- [end:nan-anomaly]
+
+# --8<-- [start:nan-fix]
+centre = torch.tensor([3.0, 4.0], requires_grad=True)
+losses = []
+for _ in range(3):
+    centre.grad = None
+    loss = torch.linalg.vector_norm(points - centre, dim=1).mean()  # the fix: its gradient at 0 is 0
+    loss.backward()
+    assert first_non_finite(loss=loss, grad=centre.grad) is None  # ✓ nan-fixed
+    with torch.no_grad():
+        centre -= 0.5 * centre.grad  # a plain SGD step, learning rate 0.5
+    losses.append(loss.item())
+print([round(v, 3) for v in losses])  # finite, and going down ✓ nan-fixed
+#> [4.553, 4.507, 4.489]
+assert losses[0] > losses[1] > losses[2]  # ✓ nan-fixed
+zero = torch.zeros(2, requires_grad=True)
+torch.linalg.vector_norm(zero).backward()
+print(zero.grad)  # the norm's gradient at a zero vector: 0, not nan ✓ nan-norm-zero
+#> tensor([0., 0.])
+# --8<-- [end:nan-fix]
