@@ -59,6 +59,11 @@ if __name__ == "__main__":
     except RuntimeError as err:
         stack_error = str(err)
     assert stack_error.startswith("stack expects each tensor to be equal size")  # the same message ✓ stack-is-torch-stack
+    try:
+        torch.stack([photos[0], photos[0], photos[1], photos[1]])  # entries 0 to 3
+    except RuntimeError as err:
+        print(str(err)[str(err).index("but got"):])  # the first entry that differs from entry 0 ✓ stack-entry
+        #> but got [3, 24, 32] at entry 0 and [3, 30, 40] at entry 2
     one_by_one = [tuple(batch.shape) for batch in DataLoader(photos, batch_size=1)]
     print(one_by_one)  # a batch of one stacks nothing unequal ✓ stack-batch-one
     #> [(1, 3, 24, 32), (1, 3, 30, 40)]
