@@ -161,7 +161,7 @@ if __name__ == "__main__":
     for loader in [
         make_loader(numbers),
         DataLoader(numbers, batch_size=2, num_workers=1, multiprocessing_context="spawn",
-                   collate_fn=lambda samples: torch.stack(samples)),  # a lambda: no name to look up
+                   collate_fn=lambda samples: torch.stack(samples, dim=0)),  # a lambda: no name to look up
     ]:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -178,7 +178,7 @@ if __name__ == "__main__":
 
 # --8<-- [start:pickle-why]
 if __name__ == "__main__":
-    for collate_fn in [make_loader(numbers).collate_fn, lambda samples: torch.stack(samples)]:
+    for collate_fn in [make_loader(numbers).collate_fn, lambda samples: torch.stack(samples, dim=0)]:
         print(collate_fn.__qualname__)  # what pickle would look up in the worker, by name ✓ pickle-qualname
         #> make_loader.<locals>.stack_samples
         #> <lambda>
@@ -218,7 +218,7 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "train.py"
         script.write_text(UNGUARDED)
-        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False)
     error = " ".join(run.stderr.split())  # both tracebacks, the worker's and the script's, lines joined
     print(error[error.index("RuntimeError: An attempt"):error.index("phase.") + 6])  # the worker's ✓ bootstrap-message
     #> RuntimeError: An attempt has been made to start a new process before the current process has finished its bootstrapping phase.

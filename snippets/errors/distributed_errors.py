@@ -86,7 +86,7 @@ try:
 except RuntimeError as err:
     message = str(err)
     if rank == 0:
-        print(f"{type(err).__name__}: {message.split('. ')[0]}.")  # ✓ unused-message
+        print(f"{type(err).__name__}: {message.split('. ', maxsplit=1)[0]}.")  # ✓ unused-message
         #> RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one.
         print(message[message.index("Parameter indices"):].splitlines()[0])  # ✓ unused-indices
         #> Parameter indices which did not receive grad for rank 0: 2 3
