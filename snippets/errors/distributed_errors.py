@@ -1,0 +1,158 @@
+"""Distributed errors on two real processes (gloo, CPU): no process group, DDP's unused parameters, a skipped collective.
+
+Page: docs/errors/distributed_errors.md
+Run: torchrun --nproc_per_node=2 snippets/errors/distributed_errors.py
+"""
+# launch: torchrun --nproc_per_node=2
+# timeout: 120
+
+# --8<-- [start:setup]
+import os
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+rank = int(os.environ["RANK"])  # torchrun gives each process its rank
+# --8<-- [end:setup]
+
+# --8<-- [start:no-group]
+try:
+    dist.all_reduce(torch.ones(1))  # a collective, before init_process_group
+except ValueError as err:
+    if rank == 0:
+        print(f"{type(err).__name__}: {err}")  # ✓ no-group-message
+        #> ValueError: Default process group has not been initialized, please make sure to call init_process_group.
+# --8<-- [end:no-group]
+
+# --8<-- [start:no-group-why]
+print_rank0 = print if rank == 0 else (lambda *args: None)
+launched = {name: name in os.environ for name in ["RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]}
+print_rank0(launched, dist.is_initialized())  # torchrun sets the variables; the group is not made ✓ no-group-env
+#> {'RANK': True, 'WORLD_SIZE': True, 'MASTER_ADDR': True, 'MASTER_PORT': True} False
+refusals = []
+for needs_group in [dist.get_rank, dist.barrier, lambda: DDP(nn.Linear(2, 2))]:
+    try:
+        needs_group()
+    except ValueError as err:
+        refusals.append(str(err).startswith("Default process group has not been initialized"))
+assert refusals == [True, True, True]  # the rank, a barrier, wrapping a model in DDP ✓ no-group-others
+# --8<-- [end:no-group-why]
+
+# --8<-- [start:no-group-fix-single]
+with tempfile.TemporaryDirectory() as folder:  # one process on its own, as `python train.py` runs
+    store = dist.FileStore(str(Path(folder) / "store"), 1)  # the rendezvous: a file, for one process
+    dist.init_process_group(backend="gloo", store=store, rank=0, world_size=1)
+    t = torch.tensor([float(rank + 1)])
+    dist.all_reduce(t)  # a sum over one process: the value itself
+    assert t.item() == rank + 1 and dist.get_world_size() == 1  # ✓ no-group-fix-single
+    dist.destroy_process_group()
+assert not dist.is_initialized()  # ✓ no-group-destroyed
+# --8<-- [end:no-group-fix-single]
+
+# --8<-- [start:no-group-fix]
+dist.init_process_group(backend="gloo", timeout=timedelta(seconds=30))  # env://: torchrun's variables
+t = torch.tensor([float(rank + 1)])  # rank 0: 1.0, rank 1: 2.0
+dist.all_reduce(t)
+print_rank0(dist.get_world_size(), t.item())  # ✓ no-group-fix
+#> 2 3.0
+assert t.item() == 3.0
+# --8<-- [end:no-group-fix]
+
+
+# --8<-- [start:unused]
+class TwoHeads(nn.Module):
+    """A body and an auxiliary head that forward() does not call."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 2)
+        self.aux_head = nn.Linear(2, 1)  # built, never used
+
+    def forward(self, x):
+        return self.body(x)
+
+
+torch.manual_seed(0)  # the same initial weights on both ranks (DDP also broadcasts rank 0's)
+model = DDP(TwoHeads())
+x = torch.randn(8, 4, generator=torch.Generator().manual_seed(rank))  # each rank its own data
+model(x).sum().backward()  # iteration 1: no error ✓ unused-first
+try:
+    output = model(x)  # iteration 2: the forward raises
+except RuntimeError as err:
+    message = str(err)
+    if rank == 0:
+        print(f"{type(err).__name__}: {message.split('. ', maxsplit=1)[0]}.")  # ✓ unused-message
+        #> RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one.
+        print(message[message.index("Parameter indices"):].splitlines()[0])  # ✓ unused-indices
+        #> Parameter indices which did not receive grad for rank 0: 2 3
+# --8<-- [end:unused]
+
+# --8<-- [start:unused-why]
+names = [name for name, _ in model.named_parameters()]
+print_rank0(names[2:])  # the parameters the message counts: the unused head's ✓ unused-names
+#> ['module.aux_head.weight', 'module.aux_head.bias']
+assert model.module.aux_head.weight.grad is None and model.module.body.weight.grad is not None  # ✓ unused-no-grad
+assert "passing the keyword argument `find_unused_parameters=True`" in message  # ✓ unused-hints
+assert "making sure all `forward` function outputs participate in calculating loss" in message
+assert "TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL" in message
+# --8<-- [end:unused-why]
+
+# --8<-- [start:unused-fix]
+torch.manual_seed(0)
+model = DDP(TwoHeads(), find_unused_parameters=True)  # DDP looks for the parameters forward left out
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    optimizer.zero_grad()
+    model(x).sum().backward()
+    optimizer.step()
+grads = [None, None]
+dist.all_gather_object(grads, model.module.body.weight.grad)  # every rank's gradient, on every rank
+print_rank0(torch.equal(grads[0], grads[1]), model.module.aux_head.weight.grad)  # ✓ unused-fix
+#> True None
+weights = [None, None]
+dist.all_gather_object(weights, model.module.body.weight.detach())
+assert torch.equal(weights[0], weights[1])  # three steps later the ranks still hold one model ✓ unused-fix-weights
+# --8<-- [end:unused-fix]
+
+# --8<-- [start:skipped]
+group = dist.new_group(timeout=timedelta(seconds=1))  # a 1 s timeout, for this page only
+t = torch.ones(1)
+if rank == 0:  # rank 1 skips the all_reduce, as after an early `break` or `continue` on one rank
+    try:
+        dist.all_reduce(t, group=group)
+    except RuntimeError as err:
+        print(f"{type(err).__name__}: {str(err).split('] ')[-1]}")  # ✓ skipped-message
+        #> RuntimeError: Timed out waiting 1000ms for recv operation to complete
+        assert str(err).startswith("[") and "gloo" in str(err).split("] ")[0]  # gloo's file:line, left out ✓ skipped-prefix
+dist.barrier()  # the default group: both ranks meet again here
+# --8<-- [end:skipped]
+
+# --8<-- [start:skipped-why]
+print_rank0(dist.constants.default_pg_timeout)  # ✓ skipped-default
+#> 0:30:00
+doc = " ".join(dist.init_process_group.__doc__.split())
+assert "Default value is 10 minutes for NCCL and 30 minutes for other backends." in doc  # ✓ skipped-default-doc
+checkpoint = dist.new_group()  # another group, for monitored_barrier
+if rank == 0:  # again, rank 1 does not come
+    try:
+        dist.monitored_barrier(group=checkpoint, timeout=timedelta(seconds=1))
+    except RuntimeError as err:
+        print(f"{type(err).__name__}: {str(err).splitlines()[0]}")  # names the missing rank ✓ skipped-monitored
+        #> RuntimeError: [Rank 0]: Rank 1 failed to pass monitoredBarrier in 1000 ms
+dist.barrier()
+# --8<-- [end:skipped-why]
+
+# --8<-- [start:skipped-fix]
+t = torch.ones(1)
+dist.all_reduce(t)  # every rank calls it
+results = [None, None]
+dist.all_gather_object(results, t.item())
+print_rank0(results)  # ✓ skipped-fix
+#> [2.0, 2.0]
+dist.destroy_process_group()
+# --8<-- [end:skipped-fix]
