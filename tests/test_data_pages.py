@@ -10,6 +10,8 @@
   mismatched titles.
 - The pinned-memory page says its `SimpleCustomBatch` is the notes' code with
   `strict=True` added to `zip`: compared with the notes here.
+- The pinned-memory page ascribes to the notes only what they say: pinned
+  memory makes host-to-GPU copies faster, nothing about asynchronous copies.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import sys
 import pytest
 from PIL import Image
 
-from docverify import boxes, front_matter
+from docverify import boxes, claims, front_matter
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 from docverify.sections import read_sections
 
@@ -126,3 +128,54 @@ def test_custom_batch_is_the_notes_code_with_strict_zip() -> None:
     shown = "\n".join(text.splitlines()[section.start_line : section.end_line - 1])
     assert "zip(*data, strict=True)" in shown
     assert _code_lines(shown) == _code_lines(notes_code)
+
+
+def _notes_with(text: str) -> str:
+    if not boxes.SEEDS_DIR.is_dir():
+        pytest.skip(f"the original notes are not at {boxes.SEEDS_DIR} (set NOTES_SEEDS_DIR)")
+    return next(
+        p.read_text(encoding="utf-8")
+        for p in sorted(boxes.SEEDS_DIR.iterdir())
+        if text in p.read_text(encoding="utf-8")
+    )
+
+
+ASYNC_WORDS = ("asynchron", "non_blocking", "异步")
+
+
+def notes_sentences_about_async(page: str, markdown: str) -> list[str]:
+    """Sentences of a page that speak of the notes and of asynchronous copies at once."""
+    return [
+        f"{page}:{s.line}"
+        for s in claims.sentences(page, markdown)
+        if ("notes" in s.text or "笔记" in s.text) and any(w in s.text for w in ASYNC_WORDS)
+    ]
+
+
+@pytest.mark.parametrize("name", ["pinned_memory.md", "pinned_memory.zh.md"])
+def test_pinned_memory_page_ascribes_to_the_notes_only_faster_copies(name: str) -> None:
+    # The notes say pinning makes host-to-GPU copies faster (复制速度更快); they say
+    # nothing about asynchronous copies (an earlier page said they did).
+    notes = _notes_with("pin_memory的作用")
+    said = notes[notes.index("pin_memory的作用") : notes.index("drop_last")]
+    assert "复制速度更快" in said and not any(w in said for w in ASYNC_WORDS)
+    page = DATA_DOCS / name
+    markdown = page.read_text(encoding="utf-8")
+    assert not notes_sentences_about_async(page.name, markdown), (
+        f"{name}: a sentence about the notes speaks of asynchronous copies, which they do not"
+    )
+    assert (
+        "「pin_memory的作用：如果CPU tensor原来没有在固定内存中，则将tensor复制到固定内存中，这样可以使主机到GPU的复制速度更快。」"
+        in markdown
+    )
+
+
+def test_the_async_guard_fails_on_the_old_wording() -> None:
+    old = {
+        "pinned_memory.md": "The notes explain, following the PyTorch documentation, that\n"
+        "`pin_memory=True` copies each batch into page-locked host memory,\n"
+        "from which copies to the GPU are faster and can run asynchronously.\n",
+        "pinned_memory.zh.md": "笔记依照 PyTorch 文档解释说，从这里复制到 GPU 更快，并且可以异步进行。\n",
+    }
+    for name, text in old.items():
+        assert notes_sentences_about_async(name, "# Title\n\n" + text) == [f"{name}:3"]
