@@ -21,6 +21,7 @@ from markdown.extensions.toc import slugify
 from docverify import boxes, claims, embed_roots, languages, report
 from docverify.embeds import find_embeds
 from docverify.site_text import count, text
+from docverify.stacks import pinned_stack
 
 ROOT = Path(__file__).resolve().parents[1]
 VERIFICATION_MARKER = "<!-- verification-table -->"
@@ -29,6 +30,9 @@ HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted
 ROOTS_MARKER = "<!-- embed-roots-table -->"  # the embed roots and their checks
 CLAIMS_MARKER = "<!-- claims-table -->"  # per page: claims linked, boxed, unproven
 CLAIMS_HEADLINE = "<!-- claims-headline -->"  # the site's claim about its own claims, counted
+PINNED_MARKER = (
+    "<!-- pinned-stack -->"  # the pinned Python, torch and torchvision (requirements.txt)
+)
 _DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
 
 # Folder -> section title, from mkdocs.yml's nav (set in on_config): one place to name a section.
@@ -322,6 +326,16 @@ def on_page_markdown(markdown, page, config, files):
         markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
     if CLAIMS_MARKER in markdown:
         markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang))
+    if PINNED_MARKER in markdown:
+        stack = pinned_stack(ROOT / "requirements.txt")
+        pinned = text(
+            lang,
+            "pinned.stack",
+            python=stack.python,
+            torch=stack.torch,
+            torchvision=stack.version("torchvision"),
+        )
+        markdown = markdown.replace(PINNED_MARKER, pinned)
     if CLAIMS_HEADLINE in markdown:
         markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang))
     return localized_fragments(markdown, lang)

@@ -36,8 +36,14 @@ class Case:
 def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
     """The cases of one kind (`lookups` or `questions`), each in the edition its `lang`
     names (English if none)."""
-    cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind]
+    cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind] or []
     return [Case(c["query"], c["page"], c.get("lang", "en")) for c in cases]
+
+
+def in_both_editions(cases: list[Case]) -> list[Case]:
+    """Each case searched in the English and the Chinese edition: readers paste English
+    error messages into both."""
+    return [Case(c.query, c.page, lang) for c in cases for lang in ("en", "zh")]
 
 
 def edition_url(site_url: str, lang: str) -> str:

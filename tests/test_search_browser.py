@@ -8,6 +8,8 @@ scripts/compare_search.py also runs against Material's search and Pagefind.
 
 - lookups (API names, error messages, terms of the notes): each lists its page
   in the top 3;
+- pasted error messages (other numbers than the page's): their atlas entry's
+  page at rank 1, in both editions;
 - held-out questions, per edition: at least 95% list their page in the top 3,
   at least 85% at rank 1 (the targets of issue 15); Chinese typed into the
   English edition: all in the top 3, at least 90% at rank 1;
@@ -21,7 +23,15 @@ import re
 from pathlib import Path
 
 import pytest
-from search_driver import RESULTS_TIMEOUT_MS, Case, SiteSearch, edition_url, load_cases, ranks
+from search_driver import (
+    RESULTS_TIMEOUT_MS,
+    Case,
+    SiteSearch,
+    edition_url,
+    in_both_editions,
+    load_cases,
+    ranks,
+)
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 FAILURE_SHOTS = ROOT / ".reports" / "search-failures"
@@ -66,6 +76,12 @@ def test_lookups_find_their_page_in_the_top_three(browser, site_url: str) -> Non
     assert len(cases) >= 30, "keep at least 30 lookups"
     misses = _misses(cases, ranks(SiteSearch(), browser, site_url, cases), within=3)
     assert not misses, f"{len(misses)}/{len(cases)} lookups missed:\n" + "\n".join(misses)
+
+
+def test_pasted_errors_find_their_entry_first_in_both_editions(browser, site_url: str) -> None:
+    cases = in_both_editions(load_cases("pasted_errors"))
+    misses = _misses(cases, ranks(SiteSearch(), browser, site_url, cases), within=1)
+    assert not misses, f"{len(misses)}/{len(cases)} pasted errors not first:\n" + "\n".join(misses)
 
 
 @pytest.mark.parametrize(("kind", "lang"), list(TARGETS))

@@ -17,6 +17,7 @@ from docverify.paths import DOCS_DIR
 LOOKUPS = load_cases("lookups")
 QUESTIONS = load_cases("questions")
 CHINESE_IN_ENGLISH = load_cases("chinese_in_english")
+PASTED_ERRORS = load_cases("pasted_errors")
 _CHINESE = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -36,7 +37,7 @@ def _page_texts(case: Case) -> list[str]:
 def test_every_case_names_a_page_and_an_edition() -> None:
     bad = [
         c
-        for c in LOOKUPS + QUESTIONS + CHINESE_IN_ENGLISH
+        for c in LOOKUPS + QUESTIONS + CHINESE_IN_ENGLISH + PASTED_ERRORS
         if c.lang not in languages.LANGUAGES or not (DOCS_DIR / _source(c)).is_file()
     ]
     assert not bad, bad
@@ -67,7 +68,8 @@ def copied(case: Case, texts: list[str]) -> bool:
     return any(query in text.casefold() for text in texts)
 
 
-@pytest.mark.parametrize("case", QUESTIONS + CHINESE_IN_ENGLISH, ids=lambda c: c.query)
+# A pasted error carries the reader's own numbers and paths, not the page's.
+@pytest.mark.parametrize("case", QUESTIONS + CHINESE_IN_ENGLISH + PASTED_ERRORS, ids=lambda c: c.query)
 def test_a_question_is_not_copied_from_its_page(case: Case) -> None:
     assert not copied(case, _page_texts(case)), f"{case.query!r} occurs in {case.page}"
 

@@ -52,6 +52,7 @@ TEXT: dict[str, dict[str, str]] = {
         # the Verification page's claims table
         "claims.header": "| page | linked to a proof | in a box | not a claim | unproven | proven |",
         "claims.total": "all pages",
+        "pinned.stack": "Pinned stack (`requirements.txt`): Python {python}, torch {torch}, torchvision {torchvision}.",
         "claims.headline": (
             "Counted at build time: of the {claims} factual sentences in this edition's pages, "
             "{linked} end with a ✓ linking to the line of code that proves them and {boxed} "
@@ -197,6 +198,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "claims.header": "| 页面 | 链接到证明 | 在框中 | 非结论 | 未证明 | 已证明 |",
         "claims.total": "全部页面",
+        "pinned.stack": "固定的软件栈（`requirements.txt`）：Python {python}、torch {torch}、torchvision {torchvision}。",
         "claims.headline": (
             "构建时统计：本版本各页面共有 {claims} 个陈述事实的句子，其中 {linked} 个以 ✓ "
             "结尾、链接到证明它的那一行代码，{boxed} 个位于“此处未验证”框中（合计 {share}）；"
