@@ -12,6 +12,8 @@
   `strict=True` added to `zip`: compared with the notes here.
 - The pinned-memory page ascribes to the notes only what they say: pinned
   memory makes host-to-GPU copies faster, nothing about asynchronous copies.
+- The spatial page says the notes list their spatial transforms in four
+  one-line entries and quotes all four: counted in the notes here.
 """
 
 from __future__ import annotations
@@ -179,3 +181,18 @@ def test_the_async_guard_fails_on_the_old_wording() -> None:
     }
     for name, text in old.items():
         assert notes_sentences_about_async(name, "# Title\n\n" + text) == [f"{name}:3"]
+
+
+def spatial_entries(notes: str) -> list[str]:
+    """The lines of the notes' 空间操作 (spatial transforms) section, up to the next heading."""
+    section = notes.split("\n空间操作\n", 1)[1].split("\n色彩抖动\n", 1)[0]
+    return [line.strip() for line in section.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", ["spatial.md", "spatial.zh.md"])
+def test_spatial_page_quotes_the_four_entries_of_the_notes(name: str) -> None:
+    entries = spatial_entries(_notes_with("\n空间操作\n"))
+    assert len(entries) == 4, entries  # the page says "four one-line entries"
+    markdown = (DATA_DOCS / name).read_text(encoding="utf-8")
+    missing = [entry for entry in entries if f"「{entry}」" not in markdown]
+    assert not missing, f"{name} does not quote these entries of the notes: {missing}"
