@@ -14,6 +14,8 @@
   memory makes host-to-GPU copies faster, nothing about asynchronous copies.
 - The spatial page says the notes list their spatial transforms in four
   one-line entries and quotes all four: counted in the notes here.
+- The num_workers page says the notes load tiny-ImageNet with
+  `num_workers=20` and call the workers threads (线程): read in the notes here.
 """
 
 from __future__ import annotations
@@ -196,3 +198,17 @@ def test_spatial_page_quotes_the_four_entries_of_the_notes(name: str) -> None:
     markdown = (DATA_DOCS / name).read_text(encoding="utf-8")
     missing = [entry for entry in entries if f"「{entry}」" not in markdown]
     assert not missing, f"{name} does not quote these entries of the notes: {missing}"
+
+
+def tiny_imagenet_example(notes: str) -> tuple[str, str]:
+    """The notes' tiny-ImageNet loading code, and the paragraph that explains it."""
+    start = notes.index("以tiny-ImageNet为例")
+    explained = notes.index("其中num_workers", start)
+    return notes[start:explained], notes[explained : notes.index("\n", explained)]
+
+
+def test_num_workers_page_says_what_the_notes_do() -> None:
+    code, explanation = tiny_imagenet_example(_notes_with("以tiny-ImageNet为例"))
+    workers = re.findall(r"num_workers=(\d+)", code)
+    assert workers and set(workers) == {"20"}, workers  # "load tiny-ImageNet with num_workers=20"
+    assert "num_workers表示用于进行数据预取和预处理的线程个数" in explanation  # "threads that prefetch"
