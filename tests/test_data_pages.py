@@ -16,6 +16,8 @@
   one-line entries and quotes all four: counted in the notes here.
 - The num_workers page says the notes load tiny-ImageNet with
   `num_workers=20` and call the workers threads (线程): read in the notes here.
+- The section index says what tests/test_claims.py enforces (its threshold),
+  not that every claim is checked (an earlier wording).
 """
 
 from __future__ import annotations
@@ -211,4 +213,40 @@ def test_num_workers_page_says_what_the_notes_do() -> None:
     code, explanation = tiny_imagenet_example(_notes_with("以tiny-ImageNet为例"))
     workers = re.findall(r"num_workers=(\d+)", code)
     assert workers and set(workers) == {"20"}, workers  # "load tiny-ImageNet with num_workers=20"
-    assert "num_workers表示用于进行数据预取和预处理的线程个数" in explanation  # "threads that prefetch"
+    assert (
+        "num_workers表示用于进行数据预取和预处理的线程个数" in explanation
+    )  # "threads that prefetch"
+
+
+# The index's earlier wording, in each language: more than tests/test_claims.py enforces.
+INDEX_OVERCLAIMS = ("every claim is checked", "每条说法都在固定版本上验证过")
+
+
+def index_coverage_problems(page: str, markdown: str) -> list[str]:
+    """What the index says about proof coverage that tests/test_claims.py does not enforce."""
+    threshold = f"{claims.TARGET:.0%}"
+    naming = [s.text for s in claims.sentences(page, markdown) if "tests/test_claims.py" in s.text]
+    problems = (
+        []
+        if any(threshold in text for text in naming)
+        else [f"{page}: no sentence names tests/test_claims.py and {threshold}"]
+    )
+    flat = " ".join(markdown.split())
+    return problems + [f"{page}: says {phrase!r}" for phrase in INDEX_OVERCLAIMS if phrase in flat]
+
+
+@pytest.mark.parametrize("name", ["index.md", "index.zh.md"])
+def test_data_index_states_what_the_claim_test_enforces(name: str) -> None:
+    markdown = (DATA_DOCS / name).read_text(encoding="utf-8")
+    assert not index_coverage_problems(name, markdown)
+
+
+def test_the_index_coverage_guard_fails_on_the_old_wording() -> None:
+    old = {
+        "index.md": "# Data\n\nLoading data, as the notes describe them: every claim is\n"
+        'checked on the pinned versions or sits in a "Not verified here" box.\n',
+        "index.zh.md": "# 数据\n\n内容按原笔记的讲法组织：每条说法都在固定版本上验证过，或者放在“此处未验证”框里。\n",
+    }
+    for name, text in old.items():
+        problems = index_coverage_problems(name, text)
+        assert [p.split(":")[1].split()[0] for p in problems] == ["no", "says"], problems
