@@ -59,8 +59,10 @@ for half in (0.5, -0.5):  # red, half-way round the colour wheel: its opposite c
 
 # --8<-- [start:ranges]
 for kwargs in [
+    {"brightness": 0},  # 0: no change at all (None)
     {"brightness": 0.5},
     {"brightness": 2},  # > 1 is accepted
+    {"brightness": 100},  # however large
     {"contrast": 1.5},
     {"saturation": 3},
     {"hue": 0.5},
@@ -70,8 +72,10 @@ for kwargs in [
     jitter = transforms.ColorJitter(**kwargs)
     name, value = next(iter(kwargs.items()))
     print(f"{name}={value} -> factor sampled from {getattr(jitter, name)}")  # ✓ ranges
+    #> brightness=0 -> factor sampled from None
     #> brightness=0.5 -> factor sampled from (0.5, 1.5)
     #> brightness=2 -> factor sampled from (0.0, 3.0)
+    #> brightness=100 -> factor sampled from (0.0, 101.0)
     #> contrast=1.5 -> factor sampled from (0.0, 2.5)
     #> saturation=3 -> factor sampled from (0.0, 4.0)
     #> hue=0.5 -> factor sampled from (-0.5, 0.5)
