@@ -98,8 +98,8 @@ mirrored = t.flip(-1)  # left <-> right
 flipped = [torch.equal(flip(t), mirrored) for _ in range(1000)]
 print(sum(flipped))  # about half of 1000 calls flip (left <-> right); the others return t ✓ hflip-half
 #> 492
-vflip = transforms.RandomVerticalFlip()
-print(sum(torch.equal(vflip(t), t.flip(-2)) for _ in range(1000)))  # about half flip upside down ✓ vflip-half
+vflip, upside_down = transforms.RandomVerticalFlip(), t.flip(-2)
+print(sum(torch.equal(vflip(t), upside_down) for _ in range(1000)))  # about half flip upside down ✓ vflip-half
 #> 517
 assert torch.equal(transforms.RandomHorizontalFlip(p=1)(t), t.flip(-1))  # width is dim -1 ✓ hflip-width
 assert torch.equal(transforms.RandomVerticalFlip(p=1)(t), t.flip(-2))  # height is dim -2 ✓ vflip-height
