@@ -240,6 +240,8 @@ def test_the_benchmark_times_the_pipeline_the_page_shows(bench) -> None:
     page = PAGE.read_text(encoding="utf-8")
     assert '--8<-- "snippets/data/num_workers.py:pipeline"' in page
     assert "benchmarks/num_workers.py:" not in page  # no unchecked benchmark code on the page
+    # "Every setting is timed with `torch.utils.benchmark`"
+    assert "from torch.utils.benchmark import Timer" in BENCHMARK.read_text(encoding="utf-8")
     try:
         pipeline = bench.load_pipeline()
         assert Path(pipeline.__file__) == REPO_ROOT / "snippets" / "data" / "num_workers.py"

@@ -10,6 +10,14 @@
   mismatched titles.
 - The pinned-memory page says its `SimpleCustomBatch` is the notes' code with
   `strict=True` added to `zip`: compared with the notes here.
+- The pinned-memory page ascribes to the notes only what they say: pinned
+  memory makes host-to-GPU copies faster, nothing about asynchronous copies.
+- The spatial page says the notes list their spatial transforms in four
+  one-line entries and quotes all four: counted in the notes here.
+- The num_workers page says the notes load tiny-ImageNet with
+  `num_workers=20` and call the workers threads (线程): read in the notes here.
+- The section index says what tests/test_claims.py enforces (its threshold),
+  not that every claim is checked (an earlier wording).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import sys
 import pytest
 from PIL import Image
 
-from docverify import boxes, front_matter
+from docverify import boxes, claims, front_matter
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 from docverify.sections import read_sections
 
@@ -126,3 +134,119 @@ def test_custom_batch_is_the_notes_code_with_strict_zip() -> None:
     shown = "\n".join(text.splitlines()[section.start_line : section.end_line - 1])
     assert "zip(*data, strict=True)" in shown
     assert _code_lines(shown) == _code_lines(notes_code)
+
+
+def _notes_with(text: str) -> str:
+    if not boxes.SEEDS_DIR.is_dir():
+        pytest.skip(f"the original notes are not at {boxes.SEEDS_DIR} (set NOTES_SEEDS_DIR)")
+    return next(
+        p.read_text(encoding="utf-8")
+        for p in sorted(boxes.SEEDS_DIR.iterdir())
+        if text in p.read_text(encoding="utf-8")
+    )
+
+
+ASYNC_WORDS = ("asynchron", "non_blocking", "异步")
+
+
+def notes_sentences_about_async(page: str, markdown: str) -> list[str]:
+    """Sentences of a page that speak of the notes and of asynchronous copies at once."""
+    return [
+        f"{page}:{s.line}"
+        for s in claims.sentences(page, markdown)
+        if ("notes" in s.text or "笔记" in s.text) and any(w in s.text for w in ASYNC_WORDS)
+    ]
+
+
+@pytest.mark.parametrize("name", ["pinned_memory.md", "pinned_memory.zh.md"])
+def test_pinned_memory_page_ascribes_to_the_notes_only_faster_copies(name: str) -> None:
+    # The notes say pinning makes host-to-GPU copies faster (复制速度更快); they say
+    # nothing about asynchronous copies (an earlier page said they did).
+    notes = _notes_with("pin_memory的作用")
+    said = notes[notes.index("pin_memory的作用") : notes.index("drop_last")]
+    assert "复制速度更快" in said and not any(w in said for w in ASYNC_WORDS)
+    page = DATA_DOCS / name
+    markdown = page.read_text(encoding="utf-8")
+    assert not notes_sentences_about_async(page.name, markdown), (
+        f"{name}: a sentence about the notes speaks of asynchronous copies, which they do not"
+    )
+    assert (
+        "「pin_memory的作用：如果CPU tensor原来没有在固定内存中，则将tensor复制到固定内存中，这样可以使主机到GPU的复制速度更快。」"
+        in markdown
+    )
+
+
+def test_the_async_guard_fails_on_the_old_wording() -> None:
+    old = {
+        "pinned_memory.md": "The notes explain, following the PyTorch documentation, that\n"
+        "`pin_memory=True` copies each batch into page-locked host memory,\n"
+        "from which copies to the GPU are faster and can run asynchronously.\n",
+        "pinned_memory.zh.md": "笔记依照 PyTorch 文档解释说，从这里复制到 GPU 更快，并且可以异步进行。\n",
+    }
+    for name, text in old.items():
+        assert notes_sentences_about_async(name, "# Title\n\n" + text) == [f"{name}:3"]
+
+
+def spatial_entries(notes: str) -> list[str]:
+    """The lines of the notes' 空间操作 (spatial transforms) section, up to the next heading."""
+    section = notes.split("\n空间操作\n", 1)[1].split("\n色彩抖动\n", 1)[0]
+    return [line.strip() for line in section.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", ["spatial.md", "spatial.zh.md"])
+def test_spatial_page_quotes_the_four_entries_of_the_notes(name: str) -> None:
+    entries = spatial_entries(_notes_with("\n空间操作\n"))
+    assert len(entries) == 4, entries  # the page says "four one-line entries"
+    markdown = (DATA_DOCS / name).read_text(encoding="utf-8")
+    missing = [entry for entry in entries if f"「{entry}」" not in markdown]
+    assert not missing, f"{name} does not quote these entries of the notes: {missing}"
+
+
+def tiny_imagenet_example(notes: str) -> tuple[str, str]:
+    """The notes' tiny-ImageNet loading code, and the paragraph that explains it."""
+    start = notes.index("以tiny-ImageNet为例")
+    explained = notes.index("其中num_workers", start)
+    return notes[start:explained], notes[explained : notes.index("\n", explained)]
+
+
+def test_num_workers_page_says_what_the_notes_do() -> None:
+    code, explanation = tiny_imagenet_example(_notes_with("以tiny-ImageNet为例"))
+    workers = re.findall(r"num_workers=(\d+)", code)
+    assert workers and set(workers) == {"20"}, workers  # "load tiny-ImageNet with num_workers=20"
+    assert (
+        "num_workers表示用于进行数据预取和预处理的线程个数" in explanation
+    )  # "threads that prefetch"
+
+
+# The index's earlier wording, in each language: more than tests/test_claims.py enforces.
+INDEX_OVERCLAIMS = ("every claim is checked", "每条说法都在固定版本上验证过")
+
+
+def index_coverage_problems(page: str, markdown: str) -> list[str]:
+    """What the index says about proof coverage that tests/test_claims.py does not enforce."""
+    threshold = f"{claims.TARGET:.0%}"
+    naming = [s.text for s in claims.sentences(page, markdown) if "tests/test_claims.py" in s.text]
+    problems = (
+        []
+        if any(threshold in text for text in naming)
+        else [f"{page}: no sentence names tests/test_claims.py and {threshold}"]
+    )
+    flat = " ".join(markdown.split())
+    return problems + [f"{page}: says {phrase!r}" for phrase in INDEX_OVERCLAIMS if phrase in flat]
+
+
+@pytest.mark.parametrize("name", ["index.md", "index.zh.md"])
+def test_data_index_states_what_the_claim_test_enforces(name: str) -> None:
+    markdown = (DATA_DOCS / name).read_text(encoding="utf-8")
+    assert not index_coverage_problems(name, markdown)
+
+
+def test_the_index_coverage_guard_fails_on_the_old_wording() -> None:
+    old = {
+        "index.md": "# Data\n\nLoading data, as the notes describe them: every claim is\n"
+        'checked on the pinned versions or sits in a "Not verified here" box.\n',
+        "index.zh.md": "# 数据\n\n内容按原笔记的讲法组织：每条说法都在固定版本上验证过，或者放在“此处未验证”框里。\n",
+    }
+    for name, text in old.items():
+        problems = index_coverage_problems(name, text)
+        assert [p.split(":")[1].split()[0] for p in problems] == ["no", "says"], problems

@@ -19,11 +19,11 @@ dataset = TensorDataset(
 )
 loader = DataLoader(dataset, batch_size=BATCH_SIZE)
 batch_sizes = [len(batch) for batch in loader.batch_sampler]  # the indices of each batch
-print(len(loader), batch_sizes[-3:], N % BATCH_SIZE)
+print(len(loader), batch_sizes[-3:], N % BATCH_SIZE)  # ✓ batch-count
 #> 4783 [4, 4, 2] 2
-print(next(iter(loader.batch_sampler)))  # a batch of the sampler: indices, no data
+print(next(iter(loader.batch_sampler)))  # a batch of the sampler: indices, no data ✓ sampler-indices
 #> [0, 1, 2, 3]
-assert set(batch_sizes[:-1]) == {BATCH_SIZE}  # every batch but the last is full
+assert set(batch_sizes[:-1]) == {BATCH_SIZE}  # every batch but the last is full ✓ full-batches
 # --8<-- [end:data]
 
 
@@ -63,6 +63,7 @@ def train(model: nn.Module, loader: DataLoader, log: list[int] | None = None) ->
 # Batches 1..4780 of the epoch are full and identical in shape: run the tail of
 # the epoch, the last 10 samples = batches 4781, 4782, 4783 (4, 4, 2 samples).
 tail = DataLoader(Subset(dataset, range(N - 10, N)), batch_size=BATCH_SIZE)
+assert [len(t) for _, t in tail] == batch_sizes[-3:]  # the epoch's last three batches ✓ tail-batches
 torch.manual_seed(0)
 model = Net()
 trained = []
@@ -70,15 +71,15 @@ try:
     train(model, tail, log=trained)
 except ValueError as err:
     error_message = str(err)
-    print(f"{type(err).__name__}: {err}")
+    print(f"{type(err).__name__}: {err}")  # ✓ error-text
     #> ValueError: Expected input batch_size (4) to match target batch_size (2).
-print(trained)  # the sizes of the batches that trained before the error
+print(trained)  # the sizes of the batches that trained before the error ✓ trained-two
 #> [4, 4]
-assert error_message == "Expected input batch_size (4) to match target batch_size (2)."
+assert error_message == "Expected input batch_size (4) to match target batch_size (2)."  # ✓ error-exact
 notes_form = "Expected input batch_size(4) to match target batch_size(2)"  # as the notes copied it
-assert error_message.replace(" (", "(").removesuffix(".") == notes_form  # only spaces and the period differ
+assert error_message.replace(" (", "(").removesuffix(".") == notes_form  # only spaces and the period differ ✓ notes-form
 *_, (last_inputs, last_targets) = tail  # the loader's last batch: valid, 2 samples
-print(last_inputs.shape, last_targets.shape)
+print(last_inputs.shape, last_targets.shape)  # ✓ valid-batch
 #> torch.Size([2, 3, 8, 8]) torch.Size([2])
 four_rows, two_targets = torch.randn(4, 5), torch.tensor([0, 1])
 raised = []  # what each loss says, given 4 rows and 2 targets
@@ -87,32 +88,32 @@ for loss_fn in (F.cross_entropy, nn.CrossEntropyLoss(), F.nll_loss):  # the loss
         loss_fn(four_rows, two_targets)
     except ValueError as err:
         raised.append(str(err))
-assert raised == [error_message] * 3  # all three raise it, with the same text
+assert raised == [error_message] * 3  # all three raise it, with the same text ✓ three-losses
 # --8<-- [end:reproduce]
 
 # --8<-- [start:shapes]
 two = torch.randn(2, 3, 8, 8, generator=g)  # what the last batch holds
-print(model.pool(model.classifier(model.features(two))).shape, "->", model(two).shape)
+print(model.pool(model.classifier(model.features(two))).shape, "->", model(two).shape)  # ✓ four-rows
 #> torch.Size([2, 10, 1, 1]) -> torch.Size([4, 5])
 try:
     model(torch.randn(3, 3, 8, 8, generator=g))  # 3 x 10 = 30 numbers: not divisible by 4
 except RuntimeError as err:
-    print(f"RuntimeError: {err}")
+    print(f"RuntimeError: {err}")  # ✓ view-fails
     #> RuntimeError: shape '[4, -1]' is invalid for input of size 30
 # --8<-- [end:shapes]
 
 # --8<-- [start:drop-last]
 dropped = DataLoader(dataset, batch_size=BATCH_SIZE, drop_last=True)
-print(len(dropped), len(dropped) * BATCH_SIZE, "samples used of", N)
+print(len(dropped), len(dropped) * BATCH_SIZE, "samples used of", N)  # ✓ samples-used
 #> 4782 19128 samples used of 19130
 tail_dropped = DataLoader(Subset(dataset, range(N - 10, N)), batch_size=BATCH_SIZE, drop_last=True)
-print(train(model, tail_dropped))  # no error, but 2 samples are never seen
+print(train(model, tail_dropped))  # no error, but 2 samples are never seen ✓ no-error
 #> 2
 ten = TensorDataset(torch.arange(10))
 shuffled = DataLoader(ten, batch_size=4, shuffle=True, drop_last=True, generator=torch.Generator().manual_seed(0))
 for _ in range(2):  # with shuffle=True, other samples are left out each epoch
     seen = {int(i) for (batch,) in shuffled for i in batch}
-    print(sorted(set(range(10)) - seen))
+    print(sorted(set(range(10)) - seen))  # ✓ shuffled-dropped
     #> [4, 9]
     #> [4, 8]
 
@@ -127,6 +128,7 @@ def rows_match(n: int) -> bool:
 
 print({n: rows_match(n) for n in (1, 2, 3, 4, 8)})  # only batch size 4 works
 #> {1: False, 2: False, 3: False, 4: True, 8: False}
+assert [n for n in range(1, 33) if rows_match(n)] == [BATCH_SIZE]  # ✓ only-four
 # --8<-- [end:drop-last]
 
 
@@ -138,10 +140,12 @@ class FixedNet(Net):
 
 
 fixed = FixedNet()
-print(train(fixed, tail))  # all 3 tail batches, the last one with 2 samples
+print(train(fixed, tail))  # all 3 tail batches, the last one with 2 samples ✓ fixed-trains
 #> 3
-for n in (1, 2, 4, 7):  # any batch size works, also at evaluation time
-    assert fixed(torch.randn(n, 3, 8, 8, generator=g)).shape == (n, NUM_CLASSES)
+for n in range(1, 33):  # any batch size works, also at evaluation time
+    assert fixed(torch.randn(n, 3, 8, 8, generator=g)).shape == (n, NUM_CLASSES)  # ✓ any-size
+pooled = torch.randn(7, NUM_CLASSES, 1, 1, generator=g)
+assert torch.equal(pooled.view(pooled.size(0), -1), pooled.flatten(1))  # the same rows ✓ same-flatten
 # --8<-- [end:fix]
 
 # --8<-- [start:batchnorm-one]
@@ -149,6 +153,8 @@ bn = nn.BatchNorm1d(NUM_CLASSES).train()
 try:
     bn(torch.randn(1, NUM_CLASSES, generator=g))  # a last batch of 1 sample, in training mode
 except ValueError as err:
-    print(f"ValueError: {err}")
+    print(f"ValueError: {err}")  # ✓ bn-one
     #> ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 10])
+one = torch.randn(1, NUM_CLASSES, generator=g)
+assert bn.eval()(one).shape == (1, NUM_CLASSES)  # in evaluation mode one sample is fine ✓ bn-eval-ok
 # --8<-- [end:batchnorm-one]

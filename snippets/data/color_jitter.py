@@ -23,37 +23,46 @@ def sample_photo(width: int = 128) -> Image.Image:
 # --8<-- [end:setup]
 
 # --8<-- [start:factors]
-img = sample_photo()  # 128 x 150
+img = sample_photo()
+assert img.size == (128, 150)  # width x height ✓ photo-size
 pixels = torch.from_numpy(np.asarray(img).copy()).permute(2, 0, 1)  # uint8 3 x H x W
-assert F.pil_to_tensor(F.adjust_brightness(img, 0)).max() == 0  # brightness 0: black
+assert F.pil_to_tensor(F.adjust_brightness(img, 0)).max() == 0  # brightness 0: black ✓ brightness-black
 for adjust in (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation):
-    assert adjust(img, 1).tobytes() == img.tobytes()  # factor 1: unchanged
+    assert adjust(img, 1).tobytes() == img.tobytes()  # factor 1: unchanged ✓ factor-one
 flat = F.pil_to_tensor(F.adjust_contrast(img, 0))  # contrast 0: one uniform grey
 print(flat.unique().tolist())
 #> [77]
-assert flat.unique().item() == round(np.asarray(F.to_grayscale(img)).mean())  # its mean grey
+assert flat.unique().item() == round(np.asarray(F.to_grayscale(img)).mean())  # its mean grey ✓ contrast-grey
 grey = F.pil_to_tensor(F.adjust_saturation(img, 0))  # saturation 0: R = G = B
-assert torch.equal(grey[0], grey[1]) and torch.equal(grey[1], grey[2])
+assert torch.equal(grey[0], grey[1]) and torch.equal(grey[1], grey[2])  # ✓ grey-rgb
 half_plus = F.pil_to_tensor(F.adjust_hue(img, 0.5))  # hue is a turn of the colour wheel:
 half_minus = F.pil_to_tensor(F.adjust_hue(img, -0.5))  # +0.5 and -0.5 are the same 180 deg
 difference = (half_plus.int() - half_minus.int()).abs()
-print(difference.float().mean().item() < 1, difference.max().item())  # equal up to 8-bit rounding
+print(difference.float().mean().item() < 1, difference.max().item())  # equal up to 8-bit rounding ✓ hue-half
 #> True 10
 unchanged = (F.pil_to_tensor(F.adjust_hue(img, 0)).int() - pixels.int()).abs()
-print(unchanged.max().item())  # hue 0: unchanged, up to rounding in the RGB -> HSV -> RGB trip
+print(unchanged.max().item())  # hue 0 on this photo: off by at most 5 of 255 ✓ hue-zero-photo
 #> 5
+assert F.adjust_hue(img, 0).tobytes() == img.convert("HSV").convert("RGB").tobytes()  # the trip ✓ hsv-trip
+colour = (1, 7, 248)  # not a general bound: this colour moves further
+moved = F.adjust_hue(Image.new("RGB", (1, 1), colour), 0).getpixel((0, 0))
+print(moved)  # ✓ hue-zero-other
+#> (2, 14, 248)
+assert max(abs(a - b) for a, b in zip(moved, colour, strict=True)) > 5  # ✓ hue-no-bound
 red = Image.new("RGB", (1, 1), (255, 0, 0))
-print(F.adjust_hue(red, 0.5).getpixel((0, 0)), F.adjust_hue(red, -0.5).getpixel((0, 0)))
+print(F.adjust_hue(red, 0.5).getpixel((0, 0)), F.adjust_hue(red, -0.5).getpixel((0, 0)))  # ✓ red-half
 #> (0, 255, 252) (0, 246, 255)
 cyan = (0, 255, 255)
 for half in (0.5, -0.5):  # red, half-way round the colour wheel: its opposite colour, cyan
-    assert all(abs(a - b) <= 10 for a, b in zip(F.adjust_hue(red, half).getpixel((0, 0)), cyan, strict=True))
+    assert all(abs(a - b) <= 10 for a, b in zip(F.adjust_hue(red, half).getpixel((0, 0)), cyan, strict=True))  # ✓ red-cyan
 # --8<-- [end:factors]
 
 # --8<-- [start:ranges]
 for kwargs in [
+    {"brightness": 0},  # 0: no change at all (None)
     {"brightness": 0.5},
     {"brightness": 2},  # > 1 is accepted
+    {"brightness": 100},  # however large
     {"contrast": 1.5},
     {"saturation": 3},
     {"hue": 0.5},
@@ -62,9 +71,11 @@ for kwargs in [
 ]:
     jitter = transforms.ColorJitter(**kwargs)
     name, value = next(iter(kwargs.items()))
-    print(f"{name}={value} -> factor sampled from {getattr(jitter, name)}")
+    print(f"{name}={value} -> factor sampled from {getattr(jitter, name)}")  # ✓ ranges
+    #> brightness=0 -> factor sampled from None
     #> brightness=0.5 -> factor sampled from (0.5, 1.5)
     #> brightness=2 -> factor sampled from (0.0, 3.0)
+    #> brightness=100 -> factor sampled from (0.0, 101.0)
     #> contrast=1.5 -> factor sampled from (0.0, 2.5)
     #> saturation=3 -> factor sampled from (0.0, 4.0)
     #> hue=0.5 -> factor sampled from (-0.5, 0.5)
@@ -77,7 +88,7 @@ for kwargs in [{"brightness": -0.1}, {"hue": 0.6}, {"hue": (-0.6, 0.1)}, {"contr
     try:
         transforms.ColorJitter(**kwargs)
     except ValueError as err:
-        print(f"{kwargs}: ValueError: {err}")
+        print(f"{kwargs}: ValueError: {err}")  # ✓ rejected
         #> {'brightness': -0.1}: ValueError: If brightness is a single number, it must be non negative.
         #> {'hue': 0.6}: ValueError: hue values should be between (-0.5, 0.5), but got [-0.6, 0.6].
         #> {'hue': (-0.6, 0.1)}: ValueError: hue values should be between (-0.5, 0.5), but got [-0.6, 0.1].
@@ -90,13 +101,13 @@ torch.manual_seed(0)
 draws = [jitter.get_params(jitter.brightness, jitter.contrast, jitter.saturation, jitter.hue) for _ in range(2000)]
 for i, name in enumerate(["brightness", "contrast", "saturation", "hue"], start=1):
     values = [d[i] for d in draws]
-    print(f"{name:<10} min {min(values):+.2f}  max {max(values):+.2f}  mean {round(float(np.mean(values)), 2) + 0.0:+.2f}")
+    print(f"{name:<10} min {min(values):+.2f}  max {max(values):+.2f}  mean {round(float(np.mean(values)), 2) + 0.0:+.2f}")  # ✓ sampled
     #> brightness min +0.00  max +3.00  mean +1.52
     #> contrast   min +0.50  max +1.50  mean +1.00
     #> saturation min +0.50  max +1.50  mean +1.00
     #> hue        min -0.10  max +0.10  mean +0.00
 orders = {tuple(d[0].tolist()) for d in draws}
-print(len(orders))  # the 4 adjustments run in a random order: all 4! = 24 orders occur
+print(len(orders))  # the 4 adjustments run in a random order: all 4! = 24 orders occur ✓ orders
 #> 24
 # --8<-- [end:sampling]
 

@@ -5,6 +5,7 @@ Page: docs/data/compose_v2.md
 
 # --8<-- [start:setup]
 import torch
+import torchvision
 from matplotlib import cbook
 from PIL import Image
 from torchvision import transforms, tv_tensors
@@ -19,17 +20,20 @@ def sample_photo(width: int = 128) -> Image.Image:
     return rgb.resize((width, height), Image.Resampling.BILINEAR)
 
 
-img = sample_photo()  # PIL, 128 x 150 (width x height)
+img = sample_photo()  # PIL image
+assert img.size == (128, 150)  # width x height ✓ photo-size
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]  # the ImageNet statistics
+preprocessing = torchvision.models.ResNet18_Weights.IMAGENET1K_V1.transforms()  # metadata, no download
+assert (preprocessing.mean, preprocessing.std) == (MEAN, STD)  # ✓ imagenet-stats
 # --8<-- [end:setup]
 
 # --8<-- [start:order]
 crop_then_resize = transforms.Compose([transforms.CenterCrop(56), transforms.Resize(64)])
 resize_then_crop = transforms.Compose([transforms.Resize(64), transforms.CenterCrop(56)])
-print(crop_then_resize(img).size, resize_then_crop(img).size)  # applied first to last
+print(crop_then_resize(img).size, resize_then_crop(img).size)  # applied first to last ✓ order
 #> (64, 64) (56, 56)
 by_hand = transforms.CenterCrop(56)(transforms.Resize(64)(img))
-assert resize_then_crop(img).tobytes() == by_hand.tobytes()
+assert resize_then_crop(img).tobytes() == by_hand.tobytes()  # ✓ compose-by-hand
 # --8<-- [end:order]
 
 # --8<-- [start:pipelines]
@@ -51,31 +55,31 @@ v2_pipeline = v2.Compose(
     ]
 )
 a, b = v1_pipeline(img), v2_pipeline(img)
-print(type(a).__name__, a.shape, type(b).__name__, b.shape)
+print(type(a).__name__, a.shape, type(b).__name__, b.shape)  # ✓ outputs
 #> Tensor torch.Size([3, 56, 56]) Image torch.Size([3, 56, 56])
-print(isinstance(b, torch.Tensor), type(b * 1).__name__)  # a Tensor; torch ops return plain ones
+print(isinstance(b, torch.Tensor), type(b * 1).__name__)  # a Tensor; torch ops return plain ones ✓ subclass
 #> True Tensor
 # --8<-- [end:pipelines]
 
 # --8<-- [start:compare]
 geometry_v1 = transforms.Compose([transforms.Resize(64), transforms.CenterCrop(56), transforms.PILToTensor()])
 geometry_v2 = v2.Compose([v2.Resize(64), v2.CenterCrop(56), v2.ToImage()])
-assert torch.equal(geometry_v1(img), geometry_v2(img))  # identical pixels, bit for bit
+assert torch.equal(geometry_v1(img), geometry_v2(img))  # identical pixels, bit for bit ✓ geometry-equal
 to_float_v1 = transforms.Compose([transforms.Resize(64), transforms.CenterCrop(56), transforms.ToTensor()])
 to_float_v2 = v2.Compose([geometry_v2, v2.ToDtype(torch.float32, scale=True)])
 before = (to_float_v1(img) - to_float_v2(img)).abs().max().item()  # before Normalize
-print(torch.equal(a, b), before, (a - b).abs().max().item())  # float scaling: last-bit differences
+print(torch.equal(a, b), before, (a - b).abs().max().item())  # float scaling: last-bit differences ✓ float-diff
 #> False 5.960464477539063e-08 7.152557373046875e-07
-assert before <= torch.finfo(torch.float32).eps < (a - b).abs().max() < 1e-6  # Normalize magnifies
+assert before <= torch.finfo(torch.float32).eps < (a - b).abs().max() < 1e-6  # Normalize magnifies ✓ magnifies
 # --8<-- [end:compare]
 
 # --8<-- [start:tensor-input]
 tensor_img = v2.ToImage()(img)  # resize the uint8 tensor instead of the PIL image
 from_pil = v2.ToImage()(v2.Resize(64)(img))
-print(v2.Resize(64).antialias, torch.equal(v2.Resize(64)(tensor_img), from_pil))  # same pixels
+print(v2.Resize(64).antialias, torch.equal(v2.Resize(64)(tensor_img), from_pil))  # same pixels ✓ tensor-same
 #> True True
 no_aa = v2.Resize(64, antialias=False)(tensor_img)
-print((no_aa.int() - from_pil.int()).abs().max().item())  # without antialiasing: visibly different
+print((no_aa.int() - from_pil.int()).abs().max().item())  # without antialiasing: visibly different ✓ no-aa
 #> 49
 # --8<-- [end:tensor-input]
 
@@ -84,15 +88,19 @@ boxes = tv_tensors.BoundingBoxes([[10, 20, 50, 60]], format="XYXY", canvas_size=
 mask = tv_tensors.Mask(torch.zeros(150, 128, dtype=torch.uint8))
 mask[20:60, 10:50] = 1  # a segmentation mask of the same region
 flipped_img, flipped_boxes, flipped_mask = v2.RandomHorizontalFlip(p=1)(tensor_img, boxes, mask)
-print(flipped_boxes)  # x: 128 - 50 = 78 .. 128 - 10 = 118: the box moved with the image
+print(flipped_boxes)  # x: 128 - 50 = 78 .. 128 - 10 = 118: the box moved with the image ✓ box-moved
 #> BoundingBoxes([[ 78,  20, 118,  60]], format=BoundingBoxFormat.XYXY, canvas_size=(150, 128), clamping_mode=soft)
-assert torch.equal(flipped_img, tensor_img.flip(-1))
-assert torch.equal(flipped_mask, mask.flip(-1)) and flipped_mask[20:60, 78:118].all()  # so did the mask
+assert torch.equal(flipped_img, tensor_img.flip(-1))  # ✓ image-flipped
+assert torch.equal(flipped_mask, mask.flip(-1)) and flipped_mask[20:60, 78:118].all()  # so did the mask ✓ mask-moved
+torch.manual_seed(0)
+pairs = [v2.RandomHorizontalFlip()(tensor_img, mask) for _ in range(20)]  # p=0.5: some flip, some not
+flips = [(torch.equal(i, tensor_img.flip(-1)), torch.equal(m, mask.flip(-1))) for i, m in pairs]
+assert {f for f, _ in flips} == {True, False} and all(f == g for f, g in flips)  # one draw for both ✓ one-draw
 # --8<-- [end:boxes]
 
 # --8<-- [start:which]
 names = [type(t).__name__ for t in v1_pipeline.transforms if not isinstance(t, transforms.ToTensor)]
-print(names, all(hasattr(v2, name) for name in names))  # the same classes exist in v2
+print(names, all(hasattr(v2, name) for name in names))  # the same classes exist in v2 ✓ same-names
 #> ['Resize', 'CenterCrop', 'Normalize'] True
 # --8<-- [end:which]
 

@@ -36,7 +36,7 @@ class TinyImages(Dataset):
 
 train_dataset = TinyImages(10)
 image, label = train_dataset[3]
-print(len(train_dataset), image.shape, image.dtype, type(label).__name__)
+print(len(train_dataset), image.shape, image.dtype, type(label).__name__)  # ✓ tiny-images
 #> 10 torch.Size([3, 8, 8]) torch.float32 int
 
 
@@ -48,7 +48,8 @@ class Squares:  # no Dataset base class: __len__ and __getitem__ are all a loade
         return index * index
 
 
-print(list(DataLoader(Squares(), batch_size=2)))
+assert not isinstance(Squares(), Dataset)  # ✓ no-base
+print(list(DataLoader(Squares(), batch_size=2)))  # ✓ squares-batched
 #> [tensor([0, 1]), tensor([4, 9]), tensor([16])]
 # --8<-- [end:dataset]
 
@@ -57,7 +58,9 @@ loader = DataLoader(train_dataset, batch_size=4)
 images, labels = next(iter(loader))  # default collate: stack samples along a new dim 0
 print(images.shape, labels)
 #> torch.Size([4, 3, 8, 8]) tensor([8, 9, 6, 8])
-print([len(labels) for _, labels in loader])  # 10 samples, batch_size 4
+assert torch.equal(images, torch.stack([train_dataset[i][0] for i in range(4)]))  # ✓ collate-stack
+assert labels.tolist() == [train_dataset[i][1] for i in range(4)]  # ✓ collate-numbers
+print([len(labels) for _, labels in loader])  # 10 samples, batch_size 4 ✓ last-smaller
 #> [4, 4, 2]
 # --8<-- [end:batching]
 
@@ -67,6 +70,7 @@ ys = torch.arange(10) % 2
 pairs = TensorDataset(xs, ys)  # indexes every tensor along dim 0
 print(pairs[7])
 #> (tensor([7.]), tensor(1))
+assert all(torch.equal(x, xs[i]) and torch.equal(y, ys[i]) for i, (x, y) in enumerate(pairs))  # ✓ tensor-rows
 print(next(iter(DataLoader(pairs, batch_size=3))))
 #> [tensor([[0.],
 #>         [1.],
@@ -74,7 +78,7 @@ print(next(iter(DataLoader(pairs, batch_size=3))))
 try:
     TensorDataset(torch.zeros(10, 1), torch.zeros(9))  # first dimensions differ
 except AssertionError as err:
-    print(f"AssertionError: {err}")
+    print(f"AssertionError: {err}")  # ✓ size-mismatch
     #> AssertionError: Size mismatch between tensors
 # --8<-- [end:tensor-dataset]
 
@@ -84,7 +88,7 @@ def epoch_order(loader: DataLoader) -> list[int]:
     return [int(x) for batch, _ in loader for x in batch.flatten()]
 
 
-print(epoch_order(DataLoader(pairs, batch_size=4)))  # shuffle=False: index order
+print(epoch_order(DataLoader(pairs, batch_size=4)))  # shuffle=False: index order ✓ index-order
 #> [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 g = torch.Generator().manual_seed(0)
@@ -94,10 +98,11 @@ print(first)
 #> [3, 7, 5, 2, 0, 8, 1, 6, 9, 4]
 print(second)  # a new permutation every epoch ...
 #> [1, 3, 2, 7, 5, 9, 0, 6, 4, 8]
+assert second != first and sorted(second) == sorted(first) == list(range(10))  # ✓ new-permutation
 g.manual_seed(0)
 torch.manual_seed(123)  # the global seed plays no part when generator= is given
-assert epoch_order(shuffled) == first  # ... and the same sequence again after re-seeding
-assert sorted(first) == list(range(10))  # each sample exactly once per epoch
+assert epoch_order(shuffled) == first  # ... and the same sequence again after re-seeding ✓ replay
+assert epoch_order(shuffled) == second
 # --8<-- [end:shuffle]
 
 # --8<-- [start:drop-last]
@@ -105,9 +110,11 @@ for n, batch_size in [(10, 4), (19130, 4), (19130, 32)]:
     data = TensorDataset(torch.zeros(n, 1))
     kept = len(DataLoader(data, batch_size=batch_size))
     dropped = len(DataLoader(data, batch_size=batch_size, drop_last=True))
-    assert kept == math.ceil(n / batch_size) and dropped == n // batch_size
+    assert kept == math.ceil(n / batch_size) and dropped == n // batch_size  # ✓ len-formula
+    full = [len(b) for (b,) in DataLoader(data, batch_size=batch_size, drop_last=True)]
+    assert full == [batch_size] * dropped  # the incomplete last batch is the one dropped ✓ dropped-last
     last = n - (kept - 1) * batch_size
-    print(f"n={n} batch_size={batch_size}: {kept} batches ({dropped} with drop_last), last has {last}")
+    print(f"n={n} batch_size={batch_size}: {kept} batches ({dropped} with drop_last), last has {last}")  # ✓ last-batch
     #> n=10 batch_size=4: 3 batches (2 with drop_last), last has 2
     #> n=19130 batch_size=4: 4783 batches (4782 with drop_last), last has 2
     #> n=19130 batch_size=32: 598 batches (597 with drop_last), last has 26

@@ -28,12 +28,13 @@ def sample_photo(width: int = 128) -> Image.Image:
 # --8<-- [start:formula]
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]  # the usual ImageNet statistics
 weights = torchvision.models.ResNet18_Weights.IMAGENET1K_V1  # (no download: metadata only)
-assert weights.transforms().mean == MEAN and weights.transforms().std == STD  # what it expects
-x = transforms.ToTensor()(sample_photo())  # 3 x 150 x 128, values in [0, 1]
+assert weights.transforms().mean == MEAN and weights.transforms().std == STD  # what it expects ✓ imagenet-stats
+x = transforms.ToTensor()(sample_photo())  # values in [0, 1]
+assert x.shape == (3, 150, 128)  # C x H x W ✓ photo-size
 y = transforms.Normalize(mean=MEAN, std=STD)(x)
 for c in range(3):  # output[c] = (input[c] - mean[c]) / std[c], channel by channel
-    assert torch.allclose(y[c], (x[c] - MEAN[c]) / STD[c])
-    assert y[c].std() > x[c].std()  # std < 1: each channel's values spread out
+    assert torch.allclose(y[c], (x[c] - MEAN[c]) / STD[c])  # ✓ formula
+    assert y[c].std() > x[c].std()  # std < 1: each channel's values spread out ✓ spread
 print(transforms.Normalize(mean=MEAN, std=STD))
 #> Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])
 print([round(v, 3) for v in y.amin(dim=(1, 2)).tolist()], [round(v, 3) for v in y.amax(dim=(1, 2)).tolist()])
@@ -60,15 +61,15 @@ fig.tight_layout()
 # --8<-- [end:figure]
 
 # --8<-- [start:std-not-variance]
-print(inspect.signature(transforms.Normalize))
+print(inspect.signature(transforms.Normalize))  # ✓ signature
 #> (mean, std, inplace=False)
 variances = [s**2 for s in STD]
-print([round(v, 4) for v in variances])
+print([round(v, 4) for v in variances])  # ✓ variances
 #> [0.0524, 0.0502, 0.0506]
 wrong = transforms.Normalize(mean=MEAN, std=variances)(x)  # "方差" taken literally
-print(round(y.std().item(), 2), round(wrong.std().item(), 2))  # 4 to 5 times too spread out
+print(round(y.std().item(), 2), round(wrong.std().item(), 2))  # 4 to 5 times too spread out ✓ too-spread
 #> 1.24 5.5
-assert all(4 < s / v < 5 for s, v in zip(STD, variances, strict=True))  # dividing by numbers 4-5x too small
+assert all(4 < s / v < 5 for s, v in zip(STD, variances, strict=True))  # dividing by numbers 4-5x too small ✓ four-to-five
 # --8<-- [end:std-not-variance]
 
 
@@ -105,20 +106,20 @@ def channel_stats(loader: DataLoader) -> tuple[torch.Tensor, torch.Tensor]:
 
 crops = PhotoCrops()
 mean, std = channel_stats(DataLoader(crops, batch_size=32))
-print([round(v, 3) for v in mean.tolist()], [round(v, 3) for v in std.tolist()])
+print([round(v, 3) for v in mean.tolist()], [round(v, 3) for v in std.tolist()])  # ✓ dataset-stats
 #> [0.437, 0.327, 0.321] [0.335, 0.261, 0.263]
 everything = torch.stack([crops[i] for i in range(len(crops))])
-assert torch.allclose(mean, everything.mean(dim=(0, 2, 3)), atol=1e-6)
-assert torch.allclose(std, everything.std(dim=(0, 2, 3), correction=0), atol=1e-6)
+assert torch.allclose(mean, everything.mean(dim=(0, 2, 3)), atol=1e-6)  # ✓ stats-match
+assert torch.allclose(std, everything.std(dim=(0, 2, 3), correction=0), atol=1e-6)  # ✓ stats-match-std
 # --8<-- [end:dataset-stats]
 
 # --8<-- [start:zero-mean-unit-std]
 normalized = transforms.Normalize(mean.tolist(), std.tolist())(everything)
-print([round(v, 3) + 0.0 for v in normalized.mean(dim=(0, 2, 3)).tolist()])  # + 0.0: no "-0.0"
+print([round(v, 3) + 0.0 for v in normalized.mean(dim=(0, 2, 3)).tolist()])  # + 0.0: no "-0.0" ✓ zero-mean
 #> [0.0, 0.0, 0.0]
-print([round(v, 3) for v in normalized.std(dim=(0, 2, 3), correction=0).tolist()])
+print([round(v, 3) for v in normalized.std(dim=(0, 2, 3), correction=0).tolist()])  # ✓ unit-std
 #> [1.0, 1.0, 1.0]
-print([round(v, 3) for v in y.mean(dim=(1, 2)).tolist()])  # ImageNet stats on this photo: not 0
+print([round(v, 3) for v in y.mean(dim=(1, 2)).tolist()])  # ImageNet stats on this photo: not 0 ✓ imagenet-not-zero
 #> [-0.705, -0.767, -0.298]
 # --8<-- [end:zero-mean-unit-std]
 
@@ -126,7 +127,7 @@ print([round(v, 3) for v in y.mean(dim=(1, 2)).tolist()])  # ImageNet stats on t
 try:
     transforms.Normalize(MEAN, STD)(sample_photo())  # a PIL image, before ToTensor
 except TypeError as err:
-    print(f"TypeError: {err}")
+    print(f"TypeError: {err}")  # ✓ tensor-only
     #> TypeError: img should be Tensor Image. Got <class 'PIL.Image.Image'>
 # --8<-- [end:tensor-only]
 

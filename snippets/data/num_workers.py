@@ -49,26 +49,26 @@ class WhoLoadsMe(Dataset):
 
 
 main_pid = os.getpid()
-print(multiprocessing.get_start_method())  # how worker processes are started (Linux)
+print(multiprocessing.get_start_method())  # how worker processes are started (Linux) ✓ fork
 #> fork
 loader = DataLoader(WhoLoadsMe(), batch_size=None, num_workers=2)  # batch_size=None: no batching
 samples = list(loader)
 worker_pids = {s["pid"] for s in samples}
-print(len(worker_pids), main_pid in worker_pids, {s["parent"] == main_pid for s in samples})
+print(len(worker_pids), main_pid in worker_pids, {s["parent"] == main_pid for s in samples})  # ✓ two-pids
 #> 2 False {True}
-print([s["worker"] for s in samples])  # index i is loaded by worker i % 2 ...
+print([s["worker"] for s in samples])  # index i is loaded by worker i % 2 ... ✓ round-robin
 #> [0, 1, 0, 1, 0, 1, 0, 1]
-print([s["index"] for s in samples])  # ... and the loader returns the samples in order
+print([s["index"] for s in samples])  # ... and the loader returns the samples in order ✓ in-order
 #> [0, 1, 2, 3, 4, 5, 6, 7]
-print([s["counter"] for s in samples], COUNTER)  # each worker counts in its own copy; main: 0
+print([s["counter"] for s in samples], COUNTER)  # each worker counts in its own copy; main: 0 ✓ own-copy
 #> [1, 1, 2, 2, 3, 3, 4, 4] 0
-print({s["threads"] for s in samples})  # each worker: 1 torch thread
+print({s["threads"] for s in samples})  # each worker: 1 torch thread ✓ one-thread
 #> {1}
 # --8<-- [end:processes]
 
 # --8<-- [start:main-process]
 samples = list(DataLoader(WhoLoadsMe(), batch_size=None, num_workers=0))
-print({s["pid"] == main_pid for s in samples}, {s["worker"] for s in samples}, COUNTER)
+print({s["pid"] == main_pid for s in samples}, {s["worker"] for s in samples}, COUNTER)  # ✓ main-process
 #> {True} {-1} 8
 # --8<-- [end:main-process]
 
@@ -80,19 +80,19 @@ def running(pids: set[int]) -> int:
 
 
 second_epoch = list(loader)  # the loader of the first section, again
-print("default, epoch 2: same processes?", {s["pid"] for s in second_epoch} == worker_pids)
+print("default, epoch 2: same processes?", {s["pid"] for s in second_epoch} == worker_pids)  # ✓ new-processes
 #> default, epoch 2: same processes? False
-print(running(worker_pids), running({s["pid"] for s in second_epoch}))  # stopped after each epoch
+print(running(worker_pids), running({s["pid"] for s in second_epoch}))  # stopped after each epoch ✓ stopped
 #> 0 0
-print([s["counter"] for s in second_epoch])  # new copies of the main process's COUNTER (8)
+print([s["counter"] for s in second_epoch])  # new copies of the main process's COUNTER (8) ✓ new-copies
 #> [9, 9, 10, 10, 11, 11, 12, 12]
 
 loader = DataLoader(WhoLoadsMe(), batch_size=None, num_workers=2, persistent_workers=True)
 epoch_1, epoch_2 = list(loader), list(loader)
 pids = {s["pid"] for s in epoch_1}
-print("persistent, epoch 2: same processes?", {s["pid"] for s in epoch_2} == pids, running(pids))
+print("persistent, epoch 2: same processes?", {s["pid"] for s in epoch_2} == pids, running(pids))  # ✓ persistent
 #> persistent, epoch 2: same processes? True 2
-print([s["counter"] for s in epoch_2])  # the same copies, still counting
+print([s["counter"] for s in epoch_2])  # the same copies, still counting ✓ still-counting
 #> [13, 13, 14, 14, 15, 15, 16, 16]
 del loader  # persistent workers live as long as their loader: stop them now
 # --8<-- [end:persistent]
@@ -104,8 +104,12 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     DataLoader(WhoLoadsMe(), num_workers=cpus + 1)  # warns already here, before any worker starts
 message = str(caught[0].message)
-print(message.replace(str(cpus + 1), "<cpus+1>").replace(str(cpus), "<cpus>"))
+print(message.replace(str(cpus + 1), "<cpus+1>").replace(str(cpus), "<cpus>"))  # ✓ too-many
 #> This DataLoader will create <cpus+1> worker processes in total. Our suggested max number of worker in current system is <cpus>, which is smaller than what this DataLoader is going to create. Please be aware that excessive worker creation might get DataLoader running slow or even freeze, lower the worker number to avoid potential slowness/freeze if necessary.
+with warnings.catch_warnings(record=True) as at_cpus:
+    warnings.simplefilter("always")
+    DataLoader(WhoLoadsMe(), num_workers=cpus)  # as many workers as CPUs
+assert not at_cpus  # no warning: only more workers than CPUs warn ✓ at-cpus-quiet
 # --8<-- [end:too-many]
 
 
@@ -135,7 +139,7 @@ def epochs(dataset: Dataset, n: int = 2, **kwargs) -> list[list]:
     return [[tuple(x) if isinstance(x, list) else x for x in loader] for _ in range(n)]
 
 
-print(epochs(NoisyDataset()))  # every worker forks a copy of the same Generator, every epoch
+print(epochs(NoisyDataset()))  # every worker forks a copy of the same Generator, every epoch ✓ pitfall
 #> [[0.637, 0.637, 0.27, 0.27], [0.637, 0.637, 0.27, 0.27]]
 # --8<-- [end:pitfall]
 
@@ -148,13 +152,13 @@ def seed_worker(worker_id: int) -> None:
 
 g = torch.Generator().manual_seed(0)  # base_seed comes from here: reproducible runs
 fixed = epochs(NoisyDataset(), worker_init_fn=seed_worker, generator=g)
-print(fixed)
+print(fixed)  # ✓ fixed
 #> [[0.777, 0.653, 0.641, 0.267], [0.715, 0.005, 0.721, 0.815]]
 values = fixed[0] + fixed[1]
-assert len(set(values)) == len(values)  # no repeats across workers or epochs
+assert len(set(values)) == len(values)  # no repeats across workers or epochs ✓ no-repeats
 g.manual_seed(0)
 again = epochs(NoisyDataset(), n=1, worker_init_fn=seed_worker, generator=g)
-assert again[0] == fixed[0]  # same seed, same numbers
+assert again[0] == fixed[0]  # same seed, same numbers ✓ reproducible
 
 
 class WorkerSeeds(Dataset):
@@ -168,20 +172,20 @@ class WorkerSeeds(Dataset):
 
 
 for (w0, seed0), (w1, seed1) in epochs(WorkerSeeds()):  # two epochs
-    print((w0, w1), seed1 - seed0)  # worker 1's seed is worker 0's + 1
+    print((w0, w1), seed1 - seed0)  # worker 1's seed is worker 0's + 1 ✓ seed-plus-id
     #> (0, 1) 1
     #> (0, 1) 1
 first, second = (epoch[0][1] for epoch in epochs(WorkerSeeds()))
-assert first != second  # a new base_seed every epoch
+assert first != second  # a new base_seed every epoch ✓ new-base-seed
 # --8<-- [end:fix]
 
 
 # --8<-- [start:global-rng]
 g.manual_seed(0)
 [samples] = epochs(GlobalRandom(), n=1, generator=g)
-print(samples)  # (random, numpy, torch) per sample: the DataLoader seeds all three per worker
+print(samples)  # (random, numpy, torch) per sample: the DataLoader seeds all three per worker ✓ global-rng
 #> [(0.213, 0.837, 0.782), (0.773, 0.67, 0.694), (0.276, 0.388, 0.054), (0.163, 0.076, 0.298)]
-assert len(set(samples)) == len(samples)
+assert all(len({s[k] for s in samples}) == len(samples) for k in range(3))  # each generator ✓ each-generator
 # --8<-- [end:global-rng]
 
 
@@ -220,12 +224,12 @@ def epoch(loader: DataLoader, step_s: float) -> None:
 # --8<-- [start:pipeline-run]
 torch.manual_seed(0)
 photos = AugmentedPhotos(16)
-print(photos.photo.size)
+print(photos.photo.size)  # ✓ full-size
 #> (512, 600)
 for workers in (0, 2):  # one batch of 16, as in the benchmark
     [batch] = list(DataLoader(photos, batch_size=16, num_workers=workers))
-    print(workers, batch.shape, f"{batch.nbytes / 1e6:.1f} MB", batch.is_shared())
+    print(workers, batch.shape, f"{batch.nbytes / 1e6:.1f} MB", batch.is_shared())  # ✓ batch-shared
     #> 0 torch.Size([16, 3, 224, 224]) 9.6 MB False
     #> 2 torch.Size([16, 3, 224, 224]) 9.6 MB True
-epoch(DataLoader(photos, batch_size=8, num_workers=2), step_s=0.01)  # what the benchmark times
+epoch(DataLoader(photos, batch_size=8, num_workers=2), step_s=0.01)  # what the benchmark times ✓ epoch-runs
 # --8<-- [end:pipeline-run]

@@ -43,19 +43,19 @@ dataset = TensorDataset(inps, tgts)
 # --8<-- [end:dataset]
 
 # --8<-- [start:collate]
-print(dataset[0])  # one sample: a tuple (input row, target row)
+print(dataset[0])  # one sample: a tuple (input row, target row) ✓ one-sample
 #> (tensor([0., 1., 2., 3., 4.]), tensor([0., 1., 2., 3., 4.]))
 as_given = next(iter(DataLoader(dataset, batch_size=2, collate_fn=lambda samples: samples)))
-print(type(as_given).__name__, len(as_given), type(as_given[0]).__name__)  # what collate_fn gets
+print(type(as_given).__name__, len(as_given), type(as_given[0]).__name__)  # what collate_fn gets ✓ collate-gets
 #> list 2 tuple
 plain = next(iter(DataLoader(dataset, batch_size=2)))  # default collate: a list of 2 tensors
 custom = next(iter(DataLoader(dataset, batch_size=2, collate_fn=collate_wrapper)))
-print(type(plain).__name__, type(custom).__name__)
+print(type(plain).__name__, type(custom).__name__)  # ✓ collate-types
 #> list SimpleCustomBatch
 print(custom.inp)
 #> tensor([[0., 1., 2., 3., 4.],
 #>         [5., 6., 7., 8., 9.]])
-assert torch.equal(custom.inp, plain[0]) and torch.equal(custom.tgt, plain[1])
+assert torch.equal(custom.inp, plain[0]) and torch.equal(custom.tgt, plain[1])  # ✓ same-stack
 # --8<-- [end:collate]
 
 
@@ -73,16 +73,16 @@ loader = DataLoader(dataset, batch_size=2, collate_fn=collate_wrapper, pin_memor
 # changes nothing; on a GPU machine it shows what the same code does without one.
 with mock.patch("torch.accelerator.is_available", return_value=False):
     batches, messages = load_epochs(loader, epochs=2)
-print(len(messages), messages[0])  # one warning per epoch (per iter(loader)), not an error
+print(len(messages), messages[0])  # one warning per epoch (per iter(loader)), not an error ✓ warning-count
 #> 2 UserWarning: 'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't be used.
 for batch in batches[:5]:  # the notes' loop, first epoch: nothing is pinned
-    print(batch.inp.is_pinned(), batch.tgt.is_pinned())
+    print(batch.inp.is_pinned(), batch.tgt.is_pinned())  # ✓ notes-loop
     #> False False
     #> False False
     #> False False
     #> False False
     #> False False
-assert not any(b.inp.is_pinned() or b.tgt.is_pinned() for b in batches)
+assert not any(b.inp.is_pinned() or b.tgt.is_pinned() for b in batches)  # ✓ none-pinned
 # --8<-- [end:no-accelerator]
 
 # --8<-- [start:pin-by-hand]
@@ -91,5 +91,5 @@ try:  # pinning by hand needs an accelerator driver: a hard error, not a warning
     torch.zeros(2).pin_memory()
 except RuntimeError as err:
     raised.append(type(err).__name__)
-assert raised == ([] if torch.accelerator.is_available() else ["RuntimeError"])
+assert raised == ([] if torch.accelerator.is_available() else ["RuntimeError"])  # ✓ pin-raises
 # --8<-- [end:pin-by-hand]

@@ -22,84 +22,87 @@ img = sample_photo()  # 128 x 150 (width x height)
 # --8<-- [end:setup]
 
 # --8<-- [start:resize]
-print(img.size)  # PIL sizes are (width, height)
+print(img.size)  # PIL sizes are (width, height) ✓ photo-size
 #> (128, 150)
-print(transforms.Resize(64)(img).size)  # int: the SHORTER side becomes 64, aspect ratio kept
+print(transforms.Resize(64)(img).size)  # int: the SHORTER side becomes 64, aspect ratio kept ✓ resize-int
 #> (64, 75)
-print(transforms.Resize((64, 64))(img).size)  # pair: exactly (height, width), may stretch
+print(transforms.Resize((64, 64))(img).size)  # pair: exactly (height, width), may stretch ✓ resize-pair
 #> (64, 64)
-print(transforms.Resize((100, 50))(img).size)  # note the order: (h, w) in, (w, h) out
+print(transforms.Resize((100, 50))(img).size)  # note the order: (h, w) in, (w, h) out ✓ resize-order
 #> (50, 100)
-print(transforms.Resize(64, max_size=70)(img).size)  # cap the longer side too
+print(transforms.Resize(64, max_size=70)(img).size)  # cap the longer side too ✓ max-size
 #> (59, 70)
 wide = img.rotate(90, expand=True)  # a landscape image: 150 x 128
-print(wide.size, transforms.Resize(64)(wide).size)  # again the shorter side -> 64
+print(wide.size, transforms.Resize(64)(wide).size)  # again the shorter side -> 64 ✓ resize-wide
 #> (150, 128) (75, 64)
 # --8<-- [end:resize]
 
 # --8<-- [start:crops]
-print(transforms.CenterCrop(100)(img).size, transforms.CenterCrop((60, 100))(img).size)
+print(transforms.CenterCrop(100)(img).size, transforms.CenterCrop((60, 100))(img).size)  # ✓ center-sizes
 #> (100, 100) (100, 60)
 torch.manual_seed(0)
-print(transforms.RandomCrop(100)(img).size)
+print(transforms.RandomCrop(100)(img).size)  # ✓ random-size
 #> (100, 100)
 try:
     transforms.CentorCrop(100)  # the notes' spelling
 except AttributeError as err:
-    print(f"AttributeError: {err}")
+    print(f"AttributeError: {err}")  # ✓ centor-typo
     #> AttributeError: module 'torchvision.transforms' has no attribute 'CentorCrop'
 try:
     transforms.RandomCrop(200)(img)  # larger than the image
 except ValueError as err:
-    print(f"ValueError: {err}")
+    print(f"ValueError: {err}")  # ✓ crop-too-large
     #> ValueError: Required crop size (200, 200) is larger than input image size (150, 128)
-print(transforms.RandomCrop(200, pad_if_needed=True)(img).size, transforms.CenterCrop(200)(img).size)
+print(transforms.RandomCrop(200, pad_if_needed=True)(img).size, transforms.CenterCrop(200)(img).size)  # ✓ crop-pad
 #> (200, 200) (200, 200)
-assert transforms.CenterCrop(200)(img).getpixel((0, 0)) == (0, 0, 0)  # padded with zeros
+assert transforms.CenterCrop(200)(img).getpixel((0, 0)) == (0, 0, 0)  # padded with zeros ✓ zero-pad
 # --8<-- [end:crops]
 
 # --8<-- [start:center-crop-position]
 t = transforms.PILToTensor()(img)  # uint8 3 x 150 x 128
 top, left = round((150 - 100) / 2), round((128 - 100) / 2)
-assert torch.equal(transforms.CenterCrop(100)(t), t[:, top : top + 100, left : left + 100])
+assert torch.equal(transforms.CenterCrop(100)(t), t[:, top : top + 100, left : left + 100])  # ✓ center-position
 # --8<-- [end:center-crop-position]
 
 # --8<-- [start:rotation]
 rotate = transforms.RandomRotation(30)
-print(rotate)
+print(rotate)  # ✓ rotation-repr
 #> RandomRotation(degrees=[-30.0, 30.0], interpolation=nearest, expand=False, fill=0)
 torch.manual_seed(0)
 angles = [transforms.RandomRotation.get_params(rotate.degrees) for _ in range(1000)]
-print(round(min(angles), 1), round(max(angles), 1))  # uniform in [-30, 30]
+print(round(min(angles), 1), round(max(angles), 1))  # uniform in [-30, 30] ✓ angle-range
 #> -30.0 30.0
 counts = torch.histc(torch.tensor(angles), bins=6, min=-30, max=30).int().tolist()
-print(counts)  # 10-degree bins: about 1000 / 6 = 167 in each
+print(counts)  # 10-degree bins: about 1000 / 6 = 167 in each ✓ angle-bins
 #> [171, 172, 149, 169, 165, 174]
-assert all(133 < n < 200 for n in counts)  # flat within 20%: uniform, not bell-shaped
-print(transforms.RandomRotation((10, 20)).degrees)  # or any [min, max]
+assert all(133 < n < 200 for n in counts)  # flat within 20%: uniform, not bell-shaped ✓ angle-flat
+print(transforms.RandomRotation((10, 20)).degrees)  # or any [min, max] ✓ angle-pair
 #> [10.0, 20.0]
 torch.manual_seed(1)
 rotated = rotate(img)
 torch.manual_seed(1)
 angle = transforms.RandomRotation.get_params(rotate.degrees)  # the angle it drew
-assert rotated.tobytes() == transforms.functional.rotate(img, angle).tobytes()
-print(round(angle, 1), rotated.size, rotated.getpixel((0, 0)))  # same size; corners: fill=0, black
+assert rotated.tobytes() == transforms.functional.rotate(img, angle).tobytes()  # ✓ rotate-equal
+print(round(angle, 1), rotated.size, rotated.getpixel((0, 0)))  # same size; corners: fill=0, black ✓ rotate-size
 #> 15.5 (128, 150) (0, 0, 0)
-print(transforms.RandomRotation(30, expand=True)(img).size)  # expand=True: grows to fit
+print(transforms.RandomRotation(30, expand=True)(img).size)  # expand=True: grows to fit ✓ expand
 #> (160, 176)
 # --8<-- [end:rotation]
 
 # --8<-- [start:flips]
-print(transforms.RandomHorizontalFlip(), transforms.RandomVerticalFlip())  # default p=0.5
+print(transforms.RandomHorizontalFlip(), transforms.RandomVerticalFlip())  # default p=0.5 ✓ flip-default
 #> RandomHorizontalFlip(p=0.5) RandomVerticalFlip(p=0.5)
 torch.manual_seed(0)
 flip = transforms.RandomHorizontalFlip()
 mirrored = t.flip(-1)  # left <-> right
 flipped = [torch.equal(flip(t), mirrored) for _ in range(1000)]
-print(sum(flipped))  # about half of 1000 calls flip (left <-> right); the others return t
+print(sum(flipped))  # about half of 1000 calls flip (left <-> right); the others return t ✓ hflip-half
 #> 492
-assert torch.equal(transforms.RandomHorizontalFlip(p=1)(t), t.flip(-1))  # width is dim -1
-assert torch.equal(transforms.RandomVerticalFlip(p=1)(t), t.flip(-2))  # height is dim -2
+vflip, upside_down = transforms.RandomVerticalFlip(), t.flip(-2)
+print(sum(torch.equal(vflip(t), upside_down) for _ in range(1000)))  # about half flip upside down ✓ vflip-half
+#> 517
+assert torch.equal(transforms.RandomHorizontalFlip(p=1)(t), t.flip(-1))  # width is dim -1 ✓ hflip-width
+assert torch.equal(transforms.RandomVerticalFlip(p=1)(t), t.flip(-2))  # height is dim -2 ✓ vflip-height
 # --8<-- [end:flips]
 
 # Figure-only (hidden): the picture at the top of the page, from the images above.
