@@ -131,6 +131,8 @@ print(plain.convs[0].weight.dtype, registered.convs[0].weight.dtype)  # ✓ to-d
 #> torch.float32 torch.float64
 print(all("_apply" in inspect.getsource(getattr(nn.Module, name)) for name in ["to", "cuda", "half"]))  # ✓ via-apply
 #> True
+plain.half(), registered.half()  # .half() runs here too: the listed layers keep their dtype
+assert (plain.convs[0].weight.dtype, registered.convs[0].weight.dtype) == (torch.float32, torch.float16)  # ✓ via-apply
 plain.eval()  # and so do train()/eval()
 print(plain.convs[0].training)  # ✓ train-eval
 #> True
@@ -160,6 +162,7 @@ class Hiding(nn.Module):
 hiding = Hiding()  # "b" is registered, but the walk skips it: so do modules() and parameters()
 print([name for name, _ in hiding.named_children()], len(list(hiding.modules())), [name for name, _ in hiding.named_parameters()])  # ✓ hiding
 #> ['a', 'b'] 2 ['a.weight', 'a.bias']
+assert [id(p) for p in hiding.parameters()] == [id(hiding.a.weight), id(hiding.a.bias)]  # parameters() too ✓ hiding
 
 late = nn.Module()
 late.fc = nn.Linear(2, 2)  # assignment goes through nn.Module.__setattr__, which registers a module

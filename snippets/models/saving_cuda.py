@@ -1,4 +1,4 @@
-"""map_location with a checkpoint saved on a GPU.
+"""map_location with a checkpoint saved on a GPU; the CUDA generator a GPU run also needs saved.
 
 Page: docs/models/saving.md
 GPU only. It asserts facts and prints nothing, so it shows the same on every GPU.
@@ -37,3 +37,14 @@ assert {t.device.type for t in renamed.values()} == {"cpu"}  # ✓ gpu-map-dict
 assert all(torch.equal(on_cpu[k], renamed[k]) and torch.equal(on_cpu[k], default[k].cpu()) for k in on_cpu)  # ✓ gpu-same-values
 gpu_scratch.cleanup()
 # --8<-- [end:gpu-checkpoint]
+
+# --8<-- [start:gpu-rng]
+drop = nn.Dropout(0.5)  # training mode: draws a mask on every call
+ones = torch.ones(64, device="cuda:0")
+cpu_state, cuda_states = torch.get_rng_state(), torch.cuda.get_rng_state_all()
+mask = drop(ones)  # drawn from the CUDA generator of cuda:0
+torch.set_rng_state(cpu_state)  # the CPU generator alone ...
+assert not torch.equal(drop(ones), mask)  # ... does not bring a GPU mask back ✓ gpu-rng-cpu-only
+torch.cuda.set_rng_state_all(cuda_states)  # the CUDA generators' states do
+assert torch.equal(drop(ones), mask)  # ✓ gpu-rng-restored
+# --8<-- [end:gpu-rng]
