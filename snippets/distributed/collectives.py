@@ -163,6 +163,7 @@ assert "# Backward compatible with backends that don't sync at CPP level work.wa
 t = torch.ones(3)
 work = dist.all_reduce(t, async_op=True)  # returns at once with a handle
 work.wait()  # now t holds the sum
+assert dist.all_reduce(torch.ones(1)) is None  # the default waits, and returns None ✓ sync-none
 if rank == 0:
     print(type(work).__name__, t.tolist())  # ✓ async
     #> Work [2.0, 2.0, 2.0]

@@ -263,9 +263,9 @@ print(*run_ranks(overlap)[0], sep="\n")  # in the order backward all-reduced the
 #> bucket [(8,), (8, 4)]: 0 gradients not computed yet
 
 
-def default_buckets(rank: int) -> list:
+def default_buckets(rank: int, layers: type = nn.Sequential, **ddp_options) -> list:
     """[tensors, MiB] of each gradient all-reduce, per step, with DDP's default bucket sizes."""
-    model = DDP(nn.Sequential(*[nn.Linear(512, 512) for _ in range(3)]))  # 1 MiB per weight
+    model = DDP(layers(*[nn.Linear(512, 512) for _ in range(3)]), **ddp_options)  # 1 MiB per weight
     steps = []
 
     def hook(state, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
@@ -284,6 +284,17 @@ first, second = run_ranks(default_buckets)[0]
 print("default buckets [tensors, MiB], step 1:", first, "| step 2:", second)  # ✓ default-buckets
 #> default buckets [tensors, MiB], step 1: [[6, 3.0]] | step 2: [[2, 1.0], [4, 2.0]]
 assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the re-formed first bucket's cap ✓ first-bucket-cap
+
+
+class SkipsLast(nn.Sequential):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self[1](self[0](x))  # the third layer is never used
+
+
+# find_unused_parameters=True (for models that leave parameters unused): capped buckets from step 1.
+first, second = run_ranks(lambda rank: default_buckets(rank, SkipsLast, find_unused_parameters=True))[0]
+print("find_unused_parameters=True, step 1:", first, "| step 2:", second)  # ✓ unused-buckets
+#> find_unused_parameters=True, step 1: [[5, 2.0], [1, 1.0]] | step 2: [[5, 2.0], [1, 1.0]]
 # --8<-- [end:ddp-overlap]
 
 

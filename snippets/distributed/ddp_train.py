@@ -9,6 +9,7 @@ Run: torchrun --nproc_per_node=2 snippets/distributed/ddp_train.py
 
 # --8<-- [start:setup]
 import ast
+import inspect
 import os
 import shutil
 import sys
@@ -47,8 +48,8 @@ def pick_device() -> tuple[torch.device, str]:
 
 
 device, backend = pick_device()
-# The timeout bounds every wait at a collective, so that a rank whose partner died
-# fails instead of hanging; it bounds the legitimate waits too: the other ranks wait
+# The timeout bounds every wait at a collective, so that a rank whose partner hangs
+# fails instead of hanging too; it bounds the legitimate waits too: the other ranks wait
 # at a barrier() while rank 0 alone evaluates and saves. Make it longer than the
 # longest work one rank does alone (checked below); a longer wait fails with an error.
 TIMEOUT = timedelta(seconds=30)
@@ -58,6 +59,7 @@ dist.init_process_group(
     device_id=device if device.type == "cuda" else None,  # binds this rank to its GPU
 )
 init_doc = " ".join(dist.init_process_group.__doc__.split())
+assert inspect.signature(dist.init_process_group).parameters["init_method"].default is None  # ✓ init-default
 assert 'If neither is specified, ``init_method`` is assumed to be "env://"' in init_doc  # ✓ env-init
 assert "Default value is 10 minutes for NCCL and 30 minutes for other backends" in init_doc  # ✓ timeout-default
 assert "collectives will be aborted asynchronously and the process will crash" in init_doc  # ✓ nccl-crash
@@ -136,7 +138,7 @@ model = make_model().to(device)
 model[1].running_mean.fill_(float(rank))  # for the check: a buffer that differs, too
 before = gather_tensor(flat_state(model))
 model = DDP(model, device_ids=[local_rank] if device.type == "cuda" else None)
-assert model.device_ids is None or model.device_ids == [local_rank]  # ✓ device-ids
+assert model.device_ids == ([local_rank] if device.type == "cuda" else None)  # ✓ device-ids
 after = gather_tensor(flat_state(model))
 assert not torch.equal(before[0], before[1])
 assert all(torch.equal(p, before[0]) for p in after)  # rank 0's weights and buffers, everywhere ✓ wrap-broadcast
@@ -166,6 +168,7 @@ xb, yb = xb.to(device), yb.to(device)
 with model.no_sync():  # backward without communication: this rank's own gradient
     loss_fn(model(xb), yb).backward()
 local_grads = [p.grad.clone() for p in model.parameters()]
+assert not torch.equal(*gather_tensor(local_grads[0]))  # each rank's own: they differ ✓ local-grads
 model.zero_grad()
 
 loss = loss_fn(model(xb), yb)
@@ -230,7 +233,7 @@ for epoch in range(3):
         #> epoch 0: mean loss over ranks 0.8797
         #> epoch 1: mean loss over ranks 0.4811
         #> epoch 2: mean loss over ranks 0.4486
-assert len(comm_calls) == 3 * len(train_loader)  # one gradient all_reduce per step ✓ one-allreduce-per-step
+assert comm_calls == [6] * (3 * len(train_loader))  # one all_reduce of all 6 per step ✓ one-allreduce-per-step
 # --8<-- [end:train]
 
 # --8<-- [start:notes-train]
@@ -311,7 +314,7 @@ for epoch in range(3):
         #> epoch 1: shard sizes [32, 32], disjoint True, covering True
         #> epoch 2: shard sizes [32, 32], disjoint True, covering True
 orders = all_seen[0]  # rank 0's samples, in training order, per epoch
-assert orders[0] != orders[1] and orders[1] != orders[2]  # set_epoch reshuffles ✓ reshuffle
+assert len({tuple(o) for o in orders}) == 3  # set_epoch reshuffles: 3 different orders ✓ reshuffle
 unset = DistributedSampler(train_set, shuffle=True, seed=0)  # set_epoch never called
 assert list(unset) == list(unset) == all_seen[rank][0]  # epoch 0's order, every time ✓ no-set-epoch
 if rank == 0:
@@ -377,9 +380,10 @@ if backend == "gloo":
 # One rank evaluates the plain module: `model.module` does no communication,
 # so the other ranks cannot be left waiting inside a collective.
 if rank == 0:
-    alone_start = time.perf_counter()
+    alone_start, collectives_before = time.perf_counter(), collectives()
     acc_rank0 = count_correct(model.module, test_set).item() / len(test_set)
     alone_seconds = time.perf_counter() - alone_start  # what the others wait for
+    assert collectives() == collectives_before  # model.module: no communication ✓ module-silent
     print(f"test accuracy (rank 0 alone): {acc_rank0:.4f}")
     #> test accuracy (rank 0 alone): 0.8125
 dist.barrier()  # the others wait here

@@ -110,9 +110,11 @@ print("calls beyond the timed ones (warm-up):", calls > timed_runs)  # ✓ warmu
 print("timed blocks add up to min_run_time or more:", sum(m.raw_times) >= 0.1)  # ✓ min-run-time
 #> timed blocks add up to min_run_time or more: True
 assert m.median > 0 and len(m.times) == len(m.raw_times)  # seconds per run, one per block
-shown = repr(m)  # what print(m) shows: the median, with 4 or more blocks also the IQR
-assert f"{len(m.times)} measurement" in shown and "1 thread" in shown  # ✓ measurement-repr
-assert ("Median: " in shown) == (len(m.times) > 1) and ("IQR: " in shown) == (len(m.times) >= 4)
+shown = repr(m)  # what print(m) shows
+assert f"{len(m.times)} measurement" in shown and f"{m.number_per_run} runs" in shown and "1 thread" in shown  # ✓ measurement-counts
+# The same Measurement with 1, 3 and 4 blocks: "Median:" from 2 blocks on, the IQR from 4.
+shown_for = [repr(benchmark.Measurement(m.number_per_run, [1e-3] * n, m.task_spec)) for n in (1, 3, 4)]
+assert [("Median: " in r, "IQR: " in r) for r in shown_for] == [(False, False), (True, False), (True, True)]  # ✓ measurement-repr
 assert m.iqr >= 0 and m.mean > 0  # the numbers behind it ✓ measurement-numbers
 calls = 0
 with torch.no_grad():
