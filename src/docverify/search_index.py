@@ -62,6 +62,10 @@ class _Fields(HTMLParser):
             field = "question-item"
         elif tag == "a" and "md-tag" in classes:
             field = "tags"
+        elif tag == "a" and not (dict(attrs).get("href") or "#").startswith("#"):
+            # A link's words name the page it leads to (an error message linked to
+            # its atlas entry): they find that page, not the one that links it.
+            field = "skip"
         elif tag == "em":
             field = "em"
         self.stack.append((tag, field))
