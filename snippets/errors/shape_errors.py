@@ -55,9 +55,9 @@ conv = nn.Conv2d(3, 16, kernel_size=3)  # expects RGB input
 gray = torch.randn(8, 1, 28, 28)  # a batch of grayscale images
 print(error_of(conv, gray))  # ✓ channels-message
 #> RuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[8, 1, 28, 28] to have 3 channels, but got 1 channels instead
-hwc = torch.randn(8, 28, 28, 3)  # channels last, as PIL and NumPy store images
+hwc = torch.randn(8, 24, 28, 3)  # channels last (height 24, width 28), as PIL and NumPy store images
 print(error_of(conv, hwc))  # ✓ channels-last
-#> RuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[8, 28, 28, 3] to have 3 channels, but got 28 channels instead
+#> RuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[8, 24, 28, 3] to have 3 channels, but got 24 channels instead
 # --8<-- [end:channels]
 
 # --8<-- [start:channels-why]
@@ -69,10 +69,12 @@ print(error_of(grouped, torch.randn(8, 2, 28, 28)))  # ✓ channels-groups
 # --8<-- [end:channels-why]
 
 # --8<-- [start:channels-fix]
-print(conv(gray.expand(-1, 3, -1, -1)).shape)  # gray repeated on 3 channels (a view) ✓ channels-fix
+rgb = gray.expand(-1, 3, -1, -1)  # gray repeated on 3 channels
+assert rgb.data_ptr() == gray.data_ptr() and rgb.stride(1) == 0  # a view: no copy ✓ channels-expand-view
+print(conv(rgb).shape)  # ✓ channels-fix
 #> torch.Size([8, 16, 26, 26])
 print(conv(hwc.permute(0, 3, 1, 2)).shape)  # NHWC -> NCHW ✓ channels-fix-last
-#> torch.Size([8, 16, 26, 26])
+#> torch.Size([8, 16, 22, 26])
 print(nn.Conv2d(1, 16, kernel_size=3)(gray).shape)  # or a first layer made for 1 channel ✓ channels-fix-one
 #> torch.Size([8, 16, 26, 26])
 # --8<-- [end:channels-fix]
@@ -114,6 +116,9 @@ print(maps.is_contiguous(), maps.stride())  # ✓ view-why
 
 # --8<-- [start:view-fix]
 flat = maps.reshape(8, -1)  # a copy here, because it must
+assert flat.data_ptr() != maps.data_ptr()  # ✓ view-reshape-copies
+dense = maps.contiguous()
+assert dense.reshape(8, -1).data_ptr() == dense.data_ptr()  # a view where it can ✓ view-reshape-view
 assert torch.equal(flat, maps.contiguous().view(8, -1))  # the same as contiguous().view ✓ view-fix
 assert torch.equal(flat[0, :16], maps[0, 0, 0])  # row-major order of the permuted shape ✓ view-order
 print(flat.shape)  # ✓ view-fix-shape
@@ -202,8 +207,62 @@ with warnings.catch_warnings():
     right = F.mse_loss(pred.squeeze(1), target)  # (8,) and (8,): no warning ✓ mse-fix
 assert torch.allclose(right, ((pred.squeeze(1) - target) ** 2).mean())  # 8 pairs ✓ mse-fix-value
 print(f"{loss.item():.4f} {right.item():.4f}")  # the warned loss was a different number ✓ mse-differs
-#> 0.7558 0.8812
+#> 1.3640 2.3093
 # --8<-- [end:mse-fix]
+
+# --8<-- [start:bce]
+binary_head = nn.Linear(5, 1)  # a binary classifier: one logit per sample, (N, 1)
+flags = torch.tensor([0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0])  # its labels, stored as (N,)
+scores = binary_head(inputs)
+print(error_of(F.binary_cross_entropy_with_logits, scores, flags))  # BCEWithLogitsLoss ✓ bce-message
+#> ValueError: Target size (torch.Size([8])) must be the same as input size (torch.Size([8, 1]))
+print(error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags))  # BCELoss words it otherwise ✓ bce-bceloss
+#> ValueError: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])) is deprecated. Please ensure they have the same size.
+# --8<-- [end:bce]
+
+# --8<-- [start:bce-fix]
+bce = F.binary_cross_entropy_with_logits(scores.squeeze(1), flags)  # or flags.unsqueeze(1)
+assert torch.equal(bce, F.binary_cross_entropy_with_logits(scores, flags.unsqueeze(1)))  # ✓ bce-fix-either
+by_hand = -(flags * F.logsigmoid(scores.squeeze(1)) + (1 - flags) * F.logsigmoid(-scores.squeeze(1))).mean()
+assert torch.allclose(bce, by_hand)  # one term per sample: 8, not 64 ✓ bce-fix
+print(bce.shape)  # ✓ bce-fix-shape
+#> torch.Size([])
+# --8<-- [end:bce-fix]
+
+# --8<-- [start:multi-target]
+class_logits = torch.randn(8, 10)  # 8 samples, 10 classes
+class_labels = torch.randint(0, 10, (8, 1))  # class indices loaded as a column, (N, 1)
+print(error_of(F.cross_entropy, class_logits, class_labels))  # ✓ multi-message
+#> RuntimeError: 0D or 1D target tensor expected, multi-target not supported
+# --8<-- [end:multi-target]
+
+# --8<-- [start:multi-target-why]
+print(error_of(F.cross_entropy, class_logits, class_labels.squeeze(1)))  # (N,) class indices ✓ multi-indices
+#> no error
+print(error_of(F.cross_entropy, class_logits, torch.rand(8, 10).softmax(1)))  # (N, C) probabilities ✓ multi-probs
+#> no error
+# --8<-- [end:multi-target-why]
+
+# --8<-- [start:multi-target-fix]
+ce = F.cross_entropy(class_logits, class_labels.squeeze(1))  # or class_labels.view(-1)
+picked = class_logits.log_softmax(1).gather(1, class_labels)  # each sample's log-probability of its class
+assert torch.allclose(ce, -picked.mean())  # ✓ multi-fix
+# --8<-- [end:multi-target-fix]
+
+# --8<-- [start:target-size]
+token_logits = torch.randn(8, 5, 10)  # a sequence model: (batch, steps, classes)
+token_labels = torch.randint(0, 10, (8, 5))  # one class per step: (batch, steps)
+print(error_of(F.cross_entropy, token_logits, token_labels))  # ✓ seq-message
+#> RuntimeError: Expected target size [8, 10], got [8, 5]
+# --8<-- [end:target-size]
+
+# --8<-- [start:target-size-fix]
+by_channel = F.cross_entropy(token_logits.permute(0, 2, 1), token_labels)  # classes in dim 1: (8, 10, 5)
+by_row = F.cross_entropy(token_logits.reshape(-1, 10), token_labels.reshape(-1))  # or 40 rows of 10
+assert torch.allclose(by_channel, by_row)  # the same loss ✓ seq-fix
+picked = token_logits.log_softmax(2).gather(2, token_labels.unsqueeze(2))
+assert torch.allclose(by_channel, -picked.mean())  # each step's own class ✓ seq-fix-value
+# --8<-- [end:target-size-fix]
 
 # --8<-- [start:broadcast]
 batch = torch.rand(8, 3, 32, 32)
