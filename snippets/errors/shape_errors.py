@@ -286,3 +286,77 @@ assert torch.allclose(normalised[:, 1], batch[:, 1] - mean[1])  # channel 1 minu
 print(normalised.shape)  # ✓ broadcast-fix-shape
 #> torch.Size([8, 3, 32, 32])
 # --8<-- [end:broadcast-fix]
+
+# --8<-- [start:cat]
+skip = torch.randn(8, 16, 14, 14)  # an encoder's feature maps, kept for a skip connection
+up = torch.randn(8, 32, 7, 7)  # the decoder's maps, not yet upsampled
+print(error_of(torch.cat, [skip, up], 1))  # joined on dim 1, the channels ✓ cat-message
+#> RuntimeError: Sizes of tensors must match except in dimension 1. Expected size 14 but got size 7 for tensor number 1 in the list.
+# --8<-- [end:cat]
+
+# --8<-- [start:cat-why]
+print(error_of(torch.cat, [skip, skip, up[:, :16]], 0))  # joined on dim 0; the third tensor is number 2 ✓ cat-number
+#> RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 14 but got size 7 for tensor number 2 in the list.
+# --8<-- [end:cat-why]
+
+# --8<-- [start:cat-fix]
+up = F.interpolate(up, size=skip.shape[-2:])  # upsample to the skip's 14×14 first
+print(torch.cat([skip, up], 1).shape)  # 16 + 32 channels ✓ cat-fix
+#> torch.Size([8, 48, 14, 14])
+# --8<-- [end:cat-fix]
+
+# --8<-- [start:invalid-shape]
+conv_out = torch.randn(8, 16, 5, 5)  # after the conv layers: 16·5·5 = 400 numbers per sample
+print(error_of(conv_out.view, 8, 16 * 4 * 4))  # written for 4×4 maps ✓ invalid-message
+#> RuntimeError: shape '[8, 256]' is invalid for input of size 3200
+# --8<-- [end:invalid-shape]
+
+# --8<-- [start:invalid-shape-why]
+print(conv_out.numel(), error_of(conv_out.reshape, -1, 256))  # -1 does not help: 3200 / 256 = 12.5 ✓ invalid-minus-one
+#> 3200 RuntimeError: shape '[-1, 256]' is invalid for input of size 3200
+# --8<-- [end:invalid-shape-why]
+
+# --8<-- [start:invalid-shape-fix]
+print(conv_out.flatten(1).shape)  # one row per sample, whatever the map size ✓ invalid-fix
+#> torch.Size([8, 400])
+# --8<-- [end:invalid-shape-fix]
+
+# --8<-- [start:kernel]
+small = torch.randn(1, 3, 4, 4)  # 4×4 maps: a 32×32 image after three halvings
+print(error_of(nn.Conv2d(3, 8, kernel_size=5), small))  # ✓ kernel-message
+#> RuntimeError: Calculated padded input size per channel: (4 x 4). Kernel size: (5 x 5). Kernel size can't be greater than actual input size
+print(error_of(nn.MaxPool2d(2), torch.randn(1, 3, 1, 1)))  # pooling words it otherwise ✓ kernel-pool
+#> RuntimeError: Given input size: (3x1x1). Calculated output size: (3x0x0). Output size is too small
+# --8<-- [end:kernel]
+
+# --8<-- [start:kernel-why]
+for pad in (0, 1):
+    print(pad, error_of(nn.Conv2d(3, 8, kernel_size=5, padding=pad), small))  # padded: 4 + 2·pad ✓ kernel-padded
+    #> 0 RuntimeError: Calculated padded input size per channel: (4 x 4). Kernel size: (5 x 5). Kernel size can't be greater than actual input size
+    #> 1 no error
+# --8<-- [end:kernel-why]
+
+# --8<-- [start:kernel-fix]
+print(nn.Conv2d(3, 8, kernel_size=5, padding="same")(small).shape)  # keeps 4×4 ✓ kernel-fix-same
+#> torch.Size([1, 8, 4, 4])
+print(nn.Conv2d(3, 8, kernel_size=5)(F.interpolate(small, size=8)).shape)  # or a larger input ✓ kernel-fix-larger
+#> torch.Size([1, 8, 4, 4])
+# --8<-- [end:kernel-fix]
+
+# --8<-- [start:rnn]
+lstm = nn.LSTM(input_size=10, hidden_size=20, batch_first=True)
+seqs = torch.randn(4, 10, 7)  # 4 sequences, laid out as for Conv1d: (batch, features, steps)
+print(error_of(lstm, seqs))  # ✓ rnn-message
+#> RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 7
+# --8<-- [end:rnn]
+
+# --8<-- [start:rnn-why]
+print(error_of(nn.LSTM(input_size=10, hidden_size=20), seqs))  # the same without batch_first ✓ rnn-last-dim
+#> RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 7
+# --8<-- [end:rnn-why]
+
+# --8<-- [start:rnn-fix]
+output, _ = lstm(seqs.transpose(1, 2))  # (batch, steps, features): features last
+print(output.shape)  # 4 sequences, 7 steps, 20 hidden units ✓ rnn-fix
+#> torch.Size([4, 7, 20])
+# --8<-- [end:rnn-fix]
