@@ -360,3 +360,40 @@ output, _ = lstm(seqs.transpose(1, 2))  # (batch, steps, features): features las
 print(output.shape)  # 4 sequences, 7 steps, 20 hidden units ✓ rnn-fix
 #> torch.Size([4, 7, 20])
 # --8<-- [end:rnn-fix]
+
+# --8<-- [start:hidden]
+steps = torch.randn(4, 7, 10)  # a last batch of 4 sequences, (batch, steps, features)
+h0, c0 = torch.zeros(1, 5, 20), torch.zeros(1, 5, 20)  # initial states made for batches of 5
+print(error_of(lstm, steps, (h0, c0)))  # ✓ hidden-message
+#> RuntimeError: Expected hidden[0] size (1, 4, 20), got [1, 5, 20]
+# --8<-- [end:hidden]
+
+# --8<-- [start:hidden-why]
+h0, c0 = torch.zeros(4, 1, 20), torch.zeros(4, 1, 20)  # batch first, as the input
+print(error_of(lstm, steps, (h0, c0)))  # batch_first does not apply to the states ✓ hidden-batch-second
+#> RuntimeError: Expected hidden[0] size (1, 4, 20), got [4, 1, 20]
+# --8<-- [end:hidden-why]
+
+# --8<-- [start:hidden-fix]
+h0 = c0 = torch.zeros(1, steps.size(0), 20)  # (layers, batch, hidden), batch taken from the input
+output, (h_n, c_n) = lstm(steps, (h0, c0))
+assert torch.equal(output, lstm(steps)[0])  # no states given: zeros, the same output ✓ hidden-default
+print(output.shape, h_n.shape)  # ✓ hidden-fix
+#> torch.Size([4, 7, 20]) torch.Size([1, 4, 20])
+# --8<-- [end:hidden-fix]
+
+# --8<-- [start:out-of-bounds]
+clf = nn.Linear(16, 10)  # 10 classes: indices 0 to 9
+targets = torch.tensor([3, 10, 1, 7])  # labels numbered 1 to 10, as in the data's files
+print(error_of(F.cross_entropy, clf(torch.randn(4, 16)), targets))  # ✓ bounds-message
+#> IndexError: Target 10 is out of bounds.
+print(error_of(F.cross_entropy, clf(torch.randn(4, 16)), torch.tensor([3, -1, 1, 7])))  # ✓ bounds-negative
+#> IndexError: Target -1 is out of bounds.
+# --8<-- [end:out-of-bounds]
+
+# --8<-- [start:out-of-bounds-fix]
+shifted = targets - 1  # 1..10 -> 0..9
+assert shifted.min() == 0 and shifted.max() == clf.out_features - 1  # ✓ bounds-range
+print(F.cross_entropy(clf(torch.randn(4, 16)), shifted).shape)  # ✓ bounds-fix
+#> torch.Size([])
+# --8<-- [end:out-of-bounds-fix]
