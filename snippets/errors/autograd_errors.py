@@ -74,6 +74,7 @@ with warnings.catch_warnings(record=True) as caught:  # anomaly mode reports thr
         except RuntimeError as err:
             print(str(err).split("Hint: ")[1])  # ✓ anomaly-hint
             #> the backtrace further above shows the operation that failed to compute its gradient. The variable in question was changed in there or anywhere later. Good luck!
+assert caught[0].category is UserWarning  # ✓ anomaly-node
 report = str(caught[0].message)
 print(report.split(".", maxsplit=1)[0])  # the backward node that failed ... ✓ anomaly-node
 #> Error detected in SigmoidBackward0
@@ -139,6 +140,7 @@ except RuntimeError as err:
     print(f"{type(err).__name__}: {err}")  # ✓ scalar-message
     #> RuntimeError: grad can be implicitly created only for scalar outputs
 (x[:1] @ w).backward()  # shape [1]: one element is enough, it need not be 0-dimensional ✓ scalar-one-element
+assert torch.equal(w.grad, x[0])  # backward() started from a gradient of 1: d(x[0] @ w)/dw ✓ scalar-one-element
 # --8<-- [end:scalar]
 
 # --8<-- [start:scalar-fix]
@@ -172,6 +174,7 @@ except RuntimeError as err:
     #> a view of a leaf Variable that requires grad is being used in an in-place operation.
 h = x @ w
 h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
+assert torch.equal(torch.autograd.grad(h.sum(), w)[0], x.sum(dim=0))  # and backward through it works ✓ leaf-nonleaf-ok
 # --8<-- [end:leaf]
 
 # --8<-- [start:leaf-fix]
@@ -248,7 +251,8 @@ print(re.findall(r"\n    (\S.*)", str(caught[0].message))[-1])  # the forward li
 #> (points - centre).pow(2).sum(dim=1).sqrt().mean().backward()
 
 r = torch.zeros(1, requires_grad=True)
-r.sqrt().backward()  # sqrt's gradient at 0 is 1 / (2 * sqrt(0))
+with torch.autograd.set_detect_anomaly(True):  # the same mode, on sqrt alone: no error
+    r.sqrt().backward()  # sqrt's gradient at 0 is 1 / (2 * sqrt(0))
 print(r.grad)  # inf, not nan: anomaly mode lets it pass; pow's backward multiplies it by 0 ✓ nan-inf
 #> tensor([inf])
 # --8<-- [end:nan-anomaly]

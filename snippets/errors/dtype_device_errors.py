@@ -42,6 +42,7 @@ assert out.dtype == torch.float32 and out.shape == (2, 2)  # ✓ fix-input
 assert torch.allclose(out, x.float() @ layer.weight.T + layer.bias)  # the same layer, applied ✓ fix-same
 wide = nn.Linear(3, 2).double()  # or cast the layer to the input's dtype
 assert wide(x).dtype == torch.float64  # ✓ fix-layer
+assert wide.weight.element_size() == 2 * layer.weight.element_size()  # 8 bytes a weight, not 4 ✓ fix-layer
 # --8<-- [end:mat1-dtype-fix]
 
 # --8<-- [start:ce-target]
@@ -54,6 +55,8 @@ print(raised(lambda: F.cross_entropy(logits, labels.int())))  # int32 is refused
 probs = torch.tensor([[0.9, 0.05, 0.05]] * 4)  # a float target of the logits' shape: probabilities
 print(raised(lambda: F.cross_entropy(logits, probs)))  # ✓ ce-probs
 #> no error
+by_hand = -(probs * logits.log_softmax(dim=1)).sum(dim=1).mean()  # read as class probabilities
+assert torch.allclose(F.cross_entropy(logits, probs), by_hand)  # ✓ ce-probs
 # --8<-- [end:ce-target]
 
 # --8<-- [start:ce-target-fix]
@@ -67,6 +70,7 @@ scores = torch.tensor([0.3, -1.2, 2.0, 0.1])  # one logit per sample
 targets = torch.tensor([1, 0, 1, 1])  # 0/1 labels: int64
 print(raised(lambda: F.binary_cross_entropy_with_logits(scores, targets)))  # ✓ bcel-long
 #> RuntimeError: result type Float can't be cast to the desired output type Long
+assert F.binary_cross_entropy_with_logits(scores, targets.double()).dtype == torch.float64  # the target's dtype ✓ bcel-long
 print(raised(lambda: nn.BCEWithLogitsLoss()(scores, targets.int())))  # the module, int32 ✓ bcel-int
 #> RuntimeError: result type Float can't be cast to the desired output type Int
 # --8<-- [end:bce-logits-target]
@@ -85,7 +89,7 @@ print(raised(lambda: F.binary_cross_entropy(p, targets.double())))  # any other 
 #> RuntimeError: Found dtype Double but expected Float
 print(raised(lambda: F.mse_loss(p, targets)), raised(lambda: F.l1_loss(p, targets)))  # ✓ mse-long
 #> no error no error
-assert F.mse_loss(p, targets).dtype == torch.float32  # promoted to the input's dtype ✓ mse-float
+assert F.mse_loss(p, targets).dtype == F.l1_loss(p, targets).dtype == torch.float32  # the input's dtype ✓ mse-float
 # --8<-- [end:bce-target]
 
 # --8<-- [start:bce-fix]
@@ -107,9 +111,11 @@ print(raised(lambda: F.cross_entropy(logits, torch.tensor([0, -100, 2, 1]))))  #
 # --8<-- [start:target-bounds-fix]
 assert int(labels.min()) == 1 and int(labels.max()) == logits.shape[1]  # the labels are 1..C
 loss = F.cross_entropy(logits, labels - 1)  # shift them to 0..C-1 ...
-assert torch.isfinite(loss)  # ✓ shift-fix
+picked = -logits.log_softmax(dim=1)[torch.arange(4), [0, 2, 1, 0]].mean()  # label 1 is class 0, ...
+assert torch.allclose(loss, picked)  # ✓ shift-fix
 wider = torch.randn(4, 4)  # ... or give the model one output per label value: C = max + 1
-assert torch.isfinite(F.cross_entropy(wider, labels))  # ✓ wider-fix
+picked = -wider.log_softmax(dim=1)[torch.arange(4), [1, 3, 2, 1]].mean()  # label 3 is class 3
+assert torch.allclose(F.cross_entropy(wider, labels), picked)  # ✓ wider-fix
 padded = torch.tensor([0, -1, 2, 1])
 masked = F.cross_entropy(logits, padded, ignore_index=-1)  # -1 means "no label": say so
 assert torch.allclose(masked, F.cross_entropy(logits[[0, 2, 3]], padded[[0, 2, 3]]))  # ✓ ignore-fix
@@ -128,6 +134,7 @@ print(raised(lambda: big.to("cpu")))  # ✓ meta-to
 checkpoint = nn.Linear(3, 2).state_dict()  # trained weights, on the CPU
 big.load_state_dict(checkpoint, assign=True)  # assign: the checkpoint's tensors become the parameters
 assert big.weight.device.type == "cpu" and torch.equal(big.weight, checkpoint["weight"])  # ✓ meta-assign
+assert big.weight.data_ptr() == checkpoint["weight"].data_ptr()  # the same memory, not a copy ✓ meta-assign
 x = torch.randn(4, 3)
 assert torch.allclose(big(x), x @ checkpoint["weight"].T + checkpoint["bias"])  # ✓ meta-runs
 # --8<-- [end:meta-fix]
