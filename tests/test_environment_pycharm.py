@@ -1,7 +1,7 @@
 """The PyCharm run configurations in .run/ are what the PyCharm page says they are.
 
 The page itself (snippets/environment/pycharm.py) parses
-.run/collectives_torchrun.run.xml, builds the command line it implies and runs it
+.run/torchrun_ranks.run.xml, builds the command line it implies and runs it
 under torch.distributed.run: two ranks, exit status 0. This file checks the rest of
 what the page states about the file, read with the same XML parser: one
 `.run/<name>.run.xml` per configuration, a "Python" configuration in module mode,
@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from docverify.paths import REPO_ROOT
 
 RUN_CONFIGURATIONS = REPO_ROOT / ".run"
-RUN_XML = RUN_CONFIGURATIONS / "collectives_torchrun.run.xml"
+RUN_XML = RUN_CONFIGURATIONS / "torchrun_ranks.run.xml"
 
 
 def _options(path=RUN_XML) -> dict[str, str]:

@@ -85,6 +85,9 @@ names = [re.match(r"[\w.-]+", r)[0] for r in linux_only]
 print(names)  # ✓ linux-deps
 #> ['cuda-toolkit', 'cuda-bindings', 'nvidia-cudnn-cu13', 'nvidia-cusparselt-cu13', 'nvidia-nccl-cu13', 'nvidia-nvshmem-cu13', 'triton']
 assert all(importlib.metadata.version(name) for name in names)  # pip installed each ✓ deps-installed
+toolkit = re.search(r"cuda-toolkit\[([^\]]*)\]", " ".join(linux_only))  # None where torch has none
+print(toolkit and toolkit[1])  # the parts of cuda-toolkit it asks for; cudart: the runtime ✓ toolkit-parts
+#> cublas,cudart,cufft,cufile,cupti,cusolver,cusparse,nvjitlink,nvrtc,nvtx
 # --8<-- [end:cuda-from-pip]
 
 # --8<-- [start:em-dash]

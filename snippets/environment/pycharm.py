@@ -5,7 +5,8 @@ PyCharm itself is not run here (a desktop program): `pycharm_command` models the
 command line it builds, checked against the one line the notes copied from PyCharm's
 console. Everything else runs: the pinned launcher's own code on the arguments Python
 hands it (in this process), the fix, and, as a real command line, the command that the
-.run configuration implies, under torch.distributed.run.
+.run configuration implies, under torch.distributed.run, launching the standard-library
+script environment-setup/torchrun_ranks.py (two processes that start at once).
 """
 # requires: checkout
 # timeout: 240
@@ -136,6 +137,8 @@ assert 'local_rank = int(os.environ["LOCAL_RANK"])' in torchrun.__doc__  # torch
 args = torchrun_parser().parse_args(["\u2014nproc_per_node=2", "main.py"])  # pasted from the notes
 print(repr(args.nproc_per_node), repr(args.training_script), args.training_script_args)  # ✓ em-dash
 #> '1' '—nproc_per_node=2' ['main.py']
+legacy = legacy_launch.parse_args(["\u2014nproc_per_node=2", "main.py"])  # the notes' launcher
+assert vars(legacy).items() >= vars(args).items()  # reads it the same way ✓ em-dash-launch
 # --8<-- [end:em-dash]
 
 
@@ -156,7 +159,7 @@ try:
 except FileNotFoundError as err:
     outside.append(str(err))
 assert outside == ["run this from a checkout of the PyTorch Notes repository"]  # ✓ outside-checkout
-configuration = ET.parse(project_dir / ".run" / "collectives_torchrun.run.xml").find("configuration")
+configuration = ET.parse(project_dir / ".run" / "torchrun_ranks.run.xml").find("configuration")
 assert configuration.get("type") == "PythonConfigurationType"  # a "Python" run configuration ✓ python-config
 option = {o.get("name"): o.get("value") for o in configuration.findall("option")}
 for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
@@ -164,7 +167,7 @@ for name in ["INTERPRETER_OPTIONS", "MODULE_MODE", "SCRIPT_NAME", "PARAMETERS"]:
     #> INTERPRETER_OPTIONS: ''
     #> MODULE_MODE: 'true'
     #> SCRIPT_NAME: 'torch.distributed.run'
-    #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py'
+    #> PARAMETERS: '--standalone --nproc_per_node=2 --tee=3 environment-setup/torchrun_ranks.py'
 [entry] = importlib.metadata.entry_points(group="console_scripts", name="torchrun")
 print(entry.value)  # the `torchrun` command calls this module's main() ✓ torchrun-entry
 #> torch.distributed.run:main
@@ -176,7 +179,7 @@ command = pycharm_command(
     module_mode=option["MODULE_MODE"] == "true",
 )
 print(" ".join(["python", *command[1:]]))  # the remote `-u` lands before `-m`, harmlessly ✓ command
-#> python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 snippets/distributed/collectives.py
+#> python -u -m torch.distributed.run --standalone --nproc_per_node=2 --tee=3 environment-setup/torchrun_ranks.py
 # --8<-- [end:read-configuration]
 
 # --8<-- [start:run-configuration]
@@ -198,8 +201,8 @@ print("exit status", run.returncode)  # ✓ exit-0
 #> exit status 0
 print(re.search(r"global_ranks=\[[0-9, ]*\]", output)[0], "WorkerState.SUCCEEDED" in output)  # ✓ two-ranks
 #> global_ranks=[0, 1] True
-print(any(line.startswith("[default0]:") for line in output.splitlines()))  # rank 0's prints ✓ tee-prefix
-#> True
+print(sorted(run.stdout.splitlines()))  # every line, prefixed with its rank's name ✓ tee-prefix
+#> ['[default0]:rank 0 of 2, local rank 0', '[default1]:rank 1 of 2, local rank 1']
 endpoint = re.search(r"rdzv_endpoint\s*: (\S+)", output)[1]  # --standalone: port 0, "any free port"
 print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the port it got ✓ free-port
 #> localhost:0 True

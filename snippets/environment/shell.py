@@ -23,11 +23,12 @@ def marker(name: str) -> str:
     return f'echo {name} >> "$HOME/read.log"\n'
 
 
-def files_read(home: Path, *bash_args: str, command: str = "true") -> str:
-    """Start bash with `bash_args` in HOME=home; return the start-up files it read, in order."""
+def files_read(home: Path, *bash_args: str, command: str = "true", **variables: str) -> str:
+    """Start bash with `bash_args` in HOME=home (and `variables` set); return the start-up
+    files it read, in order."""
     log = home / "read.log"
     log.unlink(missing_ok=True)
-    env = {"HOME": str(home), "PATH": os.defpath, "TERM": "dumb"}  # ✓ own-home
+    env = {"HOME": str(home), "PATH": os.defpath, "TERM": "dumb", **variables}  # ✓ own-home
     result = subprocess.run(
         ["bash", *bash_args, "-c", command],
         env=env,
@@ -58,6 +59,9 @@ for what, args in cases.items():
     #> interactive (bash -i): .bashrc
     #> login + interactive (an ssh session): .bash_profile
     #> neither (bash -c, scripts, cron): (none)
+# `ssh host command`: sshd starts `bash -c command` with SSH_CLIENT (client address, ports) set
+print(files_read(home, SSH_CLIENT="192.0.2.1 50000 22"))  # ✓ ssh-command
+#> .bashrc
 # --8<-- [end:who-reads-what]
 
 # --8<-- [start:first-found]
