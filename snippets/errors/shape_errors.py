@@ -381,19 +381,3 @@ assert torch.equal(output, lstm(steps)[0])  # no states given: zeros, the same o
 print(output.shape, h_n.shape)  # ✓ hidden-fix
 #> torch.Size([4, 7, 20]) torch.Size([1, 4, 20])
 # --8<-- [end:hidden-fix]
-
-# --8<-- [start:out-of-bounds]
-clf = nn.Linear(16, 10)  # 10 classes: indices 0 to 9
-targets = torch.tensor([3, 10, 1, 7])  # labels numbered 1 to 10, as in the data's files
-print(error_of(F.cross_entropy, clf(torch.randn(4, 16)), targets))  # ✓ bounds-message
-#> IndexError: Target 10 is out of bounds.
-print(error_of(F.cross_entropy, clf(torch.randn(4, 16)), torch.tensor([3, -1, 1, 7])))  # ✓ bounds-negative
-#> IndexError: Target -1 is out of bounds.
-# --8<-- [end:out-of-bounds]
-
-# --8<-- [start:out-of-bounds-fix]
-shifted = targets - 1  # 1..10 -> 0..9
-assert shifted.min() == 0 and shifted.max() == clf.out_features - 1  # ✓ bounds-range
-print(F.cross_entropy(clf(torch.randn(4, 16)), shifted).shape)  # ✓ bounds-fix
-#> torch.Size([])
-# --8<-- [end:out-of-bounds-fix]
