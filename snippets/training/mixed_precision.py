@@ -111,7 +111,9 @@ for step in range(8):
     opt.zero_grad()
     with torch.autocast("cpu", dtype=torch.float16):
         loss = F.mse_loss(model(x), target)
+    expected = torch.autograd.grad(loss, model.weight, retain_graph=True)[0] * scaler.get_scale()
     scaler.scale(loss).backward()  # the gradients of loss * scale
+    assert torch.allclose(model.weight.grad, expected)  # ✓ scaled-grads
     if step == 4:
         model.weight.grad[0, 0] = float("inf")  # an overflow, as too large a scale would cause
     scaled, scale = model.weight.grad.clone(), scaler.get_scale()
