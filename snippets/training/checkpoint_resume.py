@@ -30,7 +30,7 @@ def make_training(seed: int, device: str = "cpu"):
     seed_everything(seed)
     model = nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 1)).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=0.01)
-    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=3, gamma=0.5)  # halves after epoch 3
     loader = DataLoader(data, batch_size=6, shuffle=True, generator=torch.Generator().manual_seed(seed))
     return model, opt, sched, loader
 
@@ -103,15 +103,18 @@ print(len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count())  # ✓ c
 
 # --8<-- [start:resume]
 ALL_RNG = ("torch", "cuda", "numpy", "python", "loader")
+ALL_STATES = ("optimizer", "scheduler")
 
 
-def resume(path: Path, device: str = "cpu", restore: tuple = ALL_RNG):
-    """New objects from another seed, then the checkpoint, with the generator states named in `restore`."""
+def resume(path: Path, device: str = "cpu", restore: tuple = ALL_RNG, states: tuple = ALL_STATES):
+    """New objects from another seed, then the checkpoint: the model, the `states` and the generators in `restore`."""
     model, opt, sched, loader = make_training(seed=123, device=device)  # other initial weights
     ckpt = torch.load(path, weights_only=True)  # tensors, numbers, strings, tuples, dicts: all allowed
     model.load_state_dict(ckpt["model"])
-    opt.load_state_dict(ckpt["optimizer"])  # its state moves to the parameters' device
-    sched.load_state_dict(ckpt["scheduler"])
+    if "optimizer" in states:
+        opt.load_state_dict(ckpt["optimizer"])  # its state moves to the parameters' device
+    if "scheduler" in states:
+        sched.load_state_dict(ckpt["scheduler"])
     rng = ckpt["rng"]
     if "torch" in restore:
         torch.set_rng_state(rng["torch"])
@@ -132,8 +135,8 @@ print(first_half + second_half == straight)  # every loss, bit for bit ✓ same-
 #> True
 print(all(torch.equal(p, q) for p, q in zip(model.parameters(), straight_params, strict=True)))  # every weight ✓ same-weights
 #> True
-print(sched.get_last_lr(), opt.param_groups[0]["lr"])  # 0.01 halved four times ✓ lr-halved
-#> [0.000625] 0.000625
+print(sched.last_epoch, sched.get_last_lr(), opt.param_groups[0]["lr"])  # 0.01 halved once, after epoch 3 ✓ lr-halved
+#> 4 [0.005] 0.005
 # --8<-- [end:resume]
 
 # --8<-- [start:without-rng]
@@ -152,6 +155,12 @@ for name in ALL_RNG:  # each generator matters: leave out any one of them, and t
     #> all but numpy: False
     #> all but python: False
     #> all but loader: False
+for name in ALL_STATES:  # so does the optimizer's state (Adam's moments) or the scheduler's (its epoch count)
+    start, model, opt, sched, loader = resume(path, states=tuple(s for s in ALL_STATES if s != name))
+    resumed = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
+    print(f"without the {name}'s state: {first_half + resumed == straight}, epoch count {sched.last_epoch}")  # ✓ each-state
+    #> without the optimizer's state: False, epoch count 4
+    #> without the scheduler's state: False, epoch count 2
 # --8<-- [end:without-rng]
 
 # --8<-- [start:gpu]

@@ -70,6 +70,13 @@ for step in range(warmup_steps, total_steps + 1):  # then the cosine formula, st
     assert math.isclose(lrs[step], 0.1 * (1 + math.cos(math.pi * t)) / 2, abs_tol=1e-12)  # ✓ cosine-formula
 print(round(lrs[15], 4), lrs[total_steps], [round(lr, 4) for lr in lrs[total_steps:]])  # half-way; 0 at the end ✓ half-end
 #> 0.05 0.0 [0.0, 0.0006, 0.0024, 0.0054, 0.0095]
+
+opt = new_optimizer(lr=0.1)
+cosine_alone = CosineAnnealingLR(opt, T_max=4, eta_min=0.02)  # with an eta_min: the floor it anneals to
+for t in range(5):
+    assert math.isclose(current_lr(opt), 0.02 + (0.1 - 0.02) * (1 + math.cos(math.pi * t / 4)) / 2)  # ✓ eta-min
+    opt.step()
+    cosine_alone.step()
 # --8<-- [end:warmup-cosine]
 
 # --8<-- [start:one-cycle]
@@ -95,6 +102,7 @@ try:
 except ValueError as err:
     print(err)  # ✓ step-limit
     #> Tried to step 11 times. The specified number of total steps is 10
+assert "`step` should be called after a batch has been used for training" in OneCycleLR.__doc__  # ✓ per-batch
 # --8<-- [end:one-cycle]
 
 # Figure only (nothing shown depends on it): the warm-up + cosine schedule above, rebuilt.

@@ -96,6 +96,8 @@ print(small_and_large.half())  # float16: the tiny one underflows to 0, the larg
 #> tensor([0., inf], dtype=torch.float16)
 print(small_and_large.bfloat16())  # bfloat16: float32's range, fewer digits ✓ bf16-range
 #> tensor([1.0012e-08, 7.0144e+04], dtype=torch.bfloat16)
+print((small_and_large[0] * 2**16).half())  # multiplied by 65536 first, the tiny one survives in float16 ✓ scaled-survives
+#> tensor(0.0007, dtype=torch.float16)
 # --8<-- [end:range]
 
 # --8<-- [start:grad-scaler]
@@ -111,7 +113,9 @@ for step in range(8):
     opt.zero_grad()
     with torch.autocast("cpu", dtype=torch.float16):
         loss = F.mse_loss(model(x), target)
+    expected = torch.autograd.grad(loss, model.weight, retain_graph=True)[0] * scaler.get_scale()
     scaler.scale(loss).backward()  # the gradients of loss * scale
+    assert torch.allclose(model.weight.grad, expected)  # ✓ scaled-grads
     if step == 4:
         model.weight.grad[0, 0] = float("inf")  # an overflow, as too large a scale would cause
     scaled, scale = model.weight.grad.clone(), scaler.get_scale()

@@ -51,11 +51,14 @@ if __name__ == "__main__":
     index = torch.tensor([0, 1, 1, 3])  # position 1 is written twice: which write wins?
     torch.use_deterministic_algorithms(True)
     try:
-        torch.zeros(5).put_(index, values)
-    except RuntimeError as err:
-        print(str(err).split(", but")[0])  # ✓ put-error
-        #> put_ does not have a deterministic implementation
-        assert "torch.use_deterministic_algorithms(True)" in str(err)
+        for positions in (index, torch.tensor([0, 1, 2, 3])):  # with a repeat, and without: both refused
+            try:
+                torch.zeros(5).put_(positions, values)
+            except RuntimeError as err:
+                print(positions.tolist(), str(err).split(", but")[0])  # ✓ put-error
+                #> [0, 1, 1, 3] put_ does not have a deterministic implementation
+                #> [0, 1, 2, 3] put_ does not have a deterministic implementation
+                assert "torch.use_deterministic_algorithms(True)" in str(err)
     finally:
         torch.use_deterministic_algorithms(False)
 
@@ -114,6 +117,11 @@ def one_epoch(seed: int, worker_init_fn=seed_worker, start_method: str | None = 
     return [(i.tolist(), v.tolist()) for i, v in loader]
 
 
+def noise_of(run: list) -> list:
+    """The noise an epoch drew, sorted: the same values whatever the order of the samples."""
+    return sorted(round(v - i**2, 3) for indices, values in run for i, v in zip(indices, values, strict=True))
+
+
 if __name__ == "__main__":  # a spawned worker imports this file: it must not start loaders itself
     run_1 = one_epoch(seed=0)
     torch.rand(1000)  # other code drawing from the global generator between the runs
@@ -126,8 +134,9 @@ if __name__ == "__main__":  # a spawned worker imports this file: it must not st
         #> [1, 7] [1.467, 49.163]
         #> [2, 6] [5.836, 36.714]
         #> [4, 0] [14.697, -0.743]
-    print(one_epoch(seed=1) != run_1)  # and the generator's seed is what decides them ✓ other-seed
-    #> True
+    other = one_epoch(seed=1)  # the generator's seed decides the order and the workers' noise:
+    print([i for i, _ in other] != [i for i, _ in run_1], noise_of(other) != noise_of(run_1))  # ✓ other-seed
+    #> True True
     print(multiprocessing.get_start_method())  # the default here, on Linux ✓ default-fork
     #> fork
     print(one_epoch(seed=0, start_method="spawn") == run_1)  # as macOS and Windows start workers ✓ spawn-same

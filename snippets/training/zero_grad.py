@@ -31,10 +31,12 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 opt.zero_grad()  # the default: the gradients are dropped ...
 print(model["a"].weight.grad)  # ✓ default-none
 #> None
+assert all(p.grad is None for p in model.parameters())  # every parameter's ✓ all-none
 (model["a"](x) + model["b"](x)).sum().backward()
 opt.zero_grad(set_to_none=False)  # ... or filled with zeros
 print(model["a"].weight.grad)  # ✓ false-zeros
 #> tensor([[0., 0.]])
+assert all(torch.equal(p.grad, torch.zeros_like(p)) for p in model.parameters())  # ✓ all-zeros
 # --8<-- [end:default]
 
 
