@@ -14,6 +14,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from PIL import Image
@@ -46,6 +47,7 @@ if __name__ == "__main__":  # the page starts workers with spawn below: see the 
     try:
         next(iter(DataLoader(photos, batch_size=2)))
     except RuntimeError as err:
+        loader_error = str(err)
         print(f"{type(err).__name__}: {err}")  # ✓ stack-message
         #> RuntimeError: stack expects each tensor to be equal size, but got [3, 24, 32] at entry 0 and [3, 30, 40] at entry 1
 # --8<-- [end:stack]
@@ -58,7 +60,7 @@ if __name__ == "__main__":
         torch.stack([photos[0], photos[1]])  # what the default collate_fn does with a batch of tensors
     except RuntimeError as err:
         stack_error = str(err)
-    assert stack_error.startswith("stack expects each tensor to be equal size")  # the same message ✓ stack-is-torch-stack
+    assert stack_error == loader_error  # the same message, word for word ✓ stack-is-torch-stack
     try:
         torch.stack([photos[0], photos[0], photos[1], photos[1]])  # entries 0 to 3
     except RuntimeError as err:
@@ -116,9 +118,10 @@ if __name__ == "__main__":
 if __name__ == "__main__":
     print(type(raw[0]))  # what the dataset returns ✓ pil-sample
     #> <class 'PIL.Image.Image'>
-    kinds = [torch.zeros(2), raw[0].getpixel((0, 0)), {"label": 1}, [0.5, 1.5]]  # a tensor, a tuple, a dict, a list
+    kinds = [torch.zeros(2), np.zeros(2), raw[0].getpixel((0, 0)), {"label": 1}, [0.5, 1.5]]  # tensor, array, tuple, dict, list
     for sample in kinds:
         default_collate([sample, sample])  # each of these collates ✓ pil-collates-others
+    assert default_collate(["cat", "dog"]) == ["cat", "dog"]  # strings pass through as a list ✓ pil-collates-others
     try:
         default_collate([raw[0], raw[1]])  # the same call the loader made
     except TypeError as err:
@@ -174,6 +177,7 @@ if __name__ == "__main__":
         print(f"{caught[0].category.__name__}: {str(caught[0].message).split('. ')[0]}.")  # ✓ pickle-warning
         #> UserWarning: Got pickle error when attempting to start a worker Process.
         #> UserWarning: Got pickle error when attempting to start a worker Process.
+        assert "Python 3.14+ changed the multiprocessing start method" in str(caught[0].message)  # ✓ pickle-warning-314
 # --8<-- [end:pickle]
 
 # --8<-- [start:pickle-why]

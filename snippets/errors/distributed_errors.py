@@ -34,6 +34,7 @@ print_rank0 = print if rank == 0 else (lambda *args: None)
 launched = {name: name in os.environ for name in ["RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]}
 print_rank0(launched, dist.is_initialized())  # torchrun sets the variables; the group is not made ✓ no-group-env
 #> {'RANK': True, 'WORLD_SIZE': True, 'MASTER_ADDR': True, 'MASTER_PORT': True} False
+assert all(launched.values()) and not dist.is_initialized()  # on every rank, not only rank 0 ✓ no-group-env
 refusals = []
 for needs_group in [dist.get_rank, dist.barrier, lambda: DDP(nn.Linear(2, 2))]:
     try:
@@ -90,6 +91,7 @@ except RuntimeError as err:
         #> RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one.
         print(message[message.index("Parameter indices"):].splitlines()[0])  # ✓ unused-indices
         #> Parameter indices which did not receive grad for rank 0: 2 3
+    assert f"Parameter indices which did not receive grad for rank {rank}: 2 3" in message  # each rank: its own ✓ unused-indices
 # --8<-- [end:unused]
 
 # --8<-- [start:unused-why]
@@ -99,7 +101,7 @@ print_rank0(names[2:])  # the parameters the message counts: the unused head's �
 assert model.module.aux_head.weight.grad is None and model.module.body.weight.grad is not None  # ✓ unused-no-grad
 assert "passing the keyword argument `find_unused_parameters=True`" in message  # ✓ unused-hints
 assert "making sure all `forward` function outputs participate in calculating loss" in message
-assert "TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL" in message
+assert "TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL to print out information about which particular parameters" in message
 # --8<-- [end:unused-why]
 
 # --8<-- [start:unused-fix]
@@ -114,6 +116,9 @@ grads = [None, None]
 dist.all_gather_object(grads, model.module.body.weight.grad)  # every rank's gradient, on every rank
 print_rank0(torch.equal(grads[0], grads[1]), model.module.aux_head.weight.grad)  # ✓ unused-fix
 #> True None
+column_sums = [None, None]
+dist.all_gather_object(column_sums, x.sum(dim=0))  # each rank's own gradient of sum(body(x)) w.r.t. a weight row
+assert torch.allclose(grads[0], (column_sums[0] + column_sums[1]).expand(2, 4) / 2)  # the mean, not the sum ✓ unused-fix
 weights = [None, None]
 dist.all_gather_object(weights, model.module.body.weight.detach())
 assert torch.equal(weights[0], weights[1])  # three steps later the ranks still hold one model ✓ unused-fix-weights

@@ -50,9 +50,15 @@ except pickle.UnpicklingError as err:
     print(re.search(r"In PyTorch 2\.6, .*? to `True`\.", message)[0])  # ✓ weights-only-default
     #> In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`.
 
-torch.save({"model": net.state_dict(), "lr": 0.01, "epochs": 30, "names": ["a", "b"]}, tmp / "plain.pt")
-plain = torch.load(tmp / "plain.pt")  # tensors, dicts, lists, numbers, strings: loaded by default ✓ weights-only-plain
-assert plain["lr"] == 0.01 and same_weights(plain["model"], net.state_dict())  # ✓ weights-only-plain
+torch.save({"model": net.state_dict(), "lr": 0.01, "epochs": 30, "names": ["a", "b"], "size": (28, 28)}, tmp / "plain.pt")
+plain = torch.load(tmp / "plain.pt")  # tensors, dicts, lists, tuples, numbers, strings: loaded by default
+assert plain["names"] == ["a", "b"] and plain["size"] == (28, 28) and plain["lr"] == 0.01  # ✓ weights-only-plain
+assert type(plain["model"]).__name__ == "OrderedDict" and same_weights(plain["model"], net.state_dict())  # ✓ weights-only-plain
+torch.save([args, Path("runs")], tmp / "two.pt")  # two classes the loader refuses
+try:
+    torch.load(tmp / "two.pt")
+except pickle.UnpicklingError as err:
+    assert "argparse.Namespace" in str(err) and "PosixPath" not in str(err)  # only the first is named ✓ weights-only-first
 # --8<-- [end:weights-only]
 
 # --8<-- [start:weights-only-fix]
@@ -63,6 +69,22 @@ print(checkpoint["args"])  # ✓ weights-only-fixed
 assert same_weights(checkpoint["model"], net.state_dict())  # ✓ weights-only-fixed
 unsafe = torch.load(tmp / "checkpoint.pt", weights_only=False)  # loads too, running any code the file names
 assert unsafe["args"].lr == 0.01  # ✓ weights-only-unsafe
+
+
+class Payload:
+    """Unpickling it calls Path.touch: a file can name any function to run while it loads."""
+
+    def __reduce__(self):
+        return (Path.touch, (tmp / "ran-while-loading",))
+
+
+torch.save(Payload(), tmp / "payload.pt")
+try:
+    torch.load(tmp / "payload.pt")  # the default refuses the function the file names
+except pickle.UnpicklingError as err:
+    assert "Unsupported global" in str(err) and not (tmp / "ran-while-loading").exists()  # ✓ weights-only-runs-code
+torch.load(tmp / "payload.pt", weights_only=False)
+assert (tmp / "ran-while-loading").exists()  # the file ran Path.touch as it loaded ✓ weights-only-runs-code
 
 torch.save({"model": net.state_dict(), "args": vars(args)}, tmp / "checkpoint.pt")  # better: save a plain dict
 print(torch.load(tmp / "checkpoint.pt")["args"])  # loads with the default, nothing to allow ✓ weights-only-dict
@@ -94,8 +116,8 @@ print(model.load_state_dict(state))  # strict: every key matched ✓ prefix-fixe
 assert same_weights(model.state_dict(), trained.state_dict())  # the trained weights, not fresh ones ✓ prefix-fixed
 
 torch.save(wrapped.module.state_dict(), tmp / "unwrapped.pt")  # or, when saving: the inner model's keys
-print(list(torch.load(tmp / "unwrapped.pt"))[:2])  # ✓ prefix-at-save
-#> ['body.0.weight', 'body.0.bias']
+print(list(torch.load(tmp / "unwrapped.pt")))  # ✓ prefix-at-save
+#> ['body.0.weight', 'body.0.bias', 'fc.weight', 'fc.bias']
 # --8<-- [end:prefix-fix]
 
 # --8<-- [start:size-mismatch]
