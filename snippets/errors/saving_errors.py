@@ -10,6 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
@@ -59,6 +60,12 @@ try:
     torch.load(tmp / "two.pt")
 except pickle.UnpicklingError as err:
     assert "argparse.Namespace" in str(err) and "PosixPath" not in str(err)  # only the first is named ✓ weights-only-first
+torch.save({"model": net.state_dict(), "best_acc": np.float64(0.91)}, tmp / "numpy.pt")  # a metric NumPy computed
+try:
+    torch.load(tmp / "numpy.pt")
+except pickle.UnpicklingError as err:
+    print(re.search(r"Unsupported global: GLOBAL \S+", str(err))[0])  # ✓ weights-only-numpy
+    #> Unsupported global: GLOBAL numpy._core.multiarray.scalar
 # --8<-- [end:weights-only]
 
 # --8<-- [start:weights-only-fix]
@@ -89,6 +96,9 @@ assert (tmp / "ran-while-loading").exists()  # the file ran Path.touch as it loa
 torch.save({"model": net.state_dict(), "args": vars(args)}, tmp / "checkpoint.pt")  # better: save a plain dict
 print(torch.load(tmp / "checkpoint.pt")["args"])  # loads with the default, nothing to allow ✓ weights-only-dict
 #> {'lr': 0.01, 'epochs': 30}
+torch.save({"model": net.state_dict(), "best_acc": np.float64(0.91).item()}, tmp / "numpy.pt")  # a Python float
+best_acc = torch.load(tmp / "numpy.pt")["best_acc"]  # loads with the default
+assert type(best_acc) is float and best_acc == 0.91  # ✓ weights-only-numpy-fixed
 # --8<-- [end:weights-only-fix]
 
 # --8<-- [start:prefix]
