@@ -86,6 +86,8 @@ for kwargs in [
     #> hue=0.5 -> factor sampled from (-0.5, 0.5)
     #> brightness=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
     #> hue=(-0.2, 0.1) -> factor sampled from (-0.2, 0.1)
+off = {name: getattr(transforms.ColorJitter(**{name: 0}), name) for name in ("brightness", "contrast", "saturation")}
+assert off == dict.fromkeys(off)  # 0 turns each of the three off (None) ✓ zero-off
 # --8<-- [end:ranges]
 
 # --8<-- [start:rejected]
