@@ -14,6 +14,7 @@
   memory makes host-to-GPU copies faster, nothing about asynchronous copies.
 - The spatial page says the notes list their spatial transforms in four
   one-line entries and quotes all four: counted in the notes here.
+- The dataloader page says the notes use a `MyTrainDataset` they do not define.
 - The num_workers page says the notes load tiny-ImageNet with
   `num_workers=20` and call the workers threads (线程): read in the notes here.
 - The section index says what tests/test_claims.py enforces (its threshold),
@@ -216,6 +217,18 @@ def test_num_workers_page_says_what_the_notes_do() -> None:
     assert (
         "num_workers表示用于进行数据预取和预处理的线程个数" in explanation
     )  # "threads that prefetch"
+
+
+def test_dataloader_page_says_the_notes_do_not_show_their_dataset() -> None:
+    # dataloader.md: the notes build `Dataloader.MyTrainDataset(...)`, "a dataset of image
+    # files whose code they do not show": no note defines the class.
+    _notes_with("Dataloader.MyTrainDataset(root_dir=")  # used (skips without the notes)
+    defined = [
+        p.name
+        for p in sorted(boxes.SEEDS_DIR.iterdir())
+        if re.search(r"class\s+MyTrainDataset\b", p.read_text(encoding="utf-8"))
+    ]
+    assert not defined, f"the notes define MyTrainDataset in {defined}: the page says they do not"
 
 
 # The index's earlier wording, in each language: more than tests/test_claims.py enforces.

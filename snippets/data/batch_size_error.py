@@ -157,4 +157,6 @@ except ValueError as err:
     #> ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 10])
 one = torch.randn(1, NUM_CLASSES, generator=g)
 assert bn.eval()(one).shape == (1, NUM_CLASSES)  # in evaluation mode one sample is fine ✓ bn-eval-ok
+feature_map = torch.randn(1, NUM_CLASSES, 8, 8, generator=g)  # one sample, but 8 x 8 = 64 values per channel
+assert nn.BatchNorm2d(NUM_CLASSES).train()(feature_map).shape == feature_map.shape  # trains ✓ bn-map-ok
 # --8<-- [end:batchnorm-one]

@@ -40,6 +40,11 @@ half_minus = F.pil_to_tensor(F.adjust_hue(img, -0.5))  # +0.5 and -0.5 are the s
 difference = (half_plus.int() - half_minus.int()).abs()
 print(difference.float().mean().item() < 1, difference.max().item())  # equal up to 8-bit rounding ✓ hue-half
 #> True 10
+orange = Image.new("RGB", (1, 1), (245, 63, 7))  # on this photo; other colours differ more
+plus, minus = F.adjust_hue(orange, 0.5).getpixel((0, 0)), F.adjust_hue(orange, -0.5).getpixel((0, 0))
+print(plus, minus)  # ✓ half-other
+#> (8, 198, 245) (8, 186, 245)
+assert max(abs(a - b) for a, b in zip(plus, minus, strict=True)) > 10  # ✓ half-no-bound
 unchanged = (F.pil_to_tensor(F.adjust_hue(img, 0)).int() - pixels.int()).abs()
 print(unchanged.max().item())  # hue 0 on this photo: off by at most 5 of 255 ✓ hue-zero-photo
 #> 5
@@ -81,6 +86,8 @@ for kwargs in [
     #> hue=0.5 -> factor sampled from (-0.5, 0.5)
     #> brightness=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
     #> hue=(-0.2, 0.1) -> factor sampled from (-0.2, 0.1)
+off = {name: getattr(transforms.ColorJitter(**{name: 0}), name) for name in ("brightness", "contrast", "saturation")}
+assert off == dict.fromkeys(off)  # 0 turns each of the three off (None) ✓ zero-off
 # --8<-- [end:ranges]
 
 # --8<-- [start:rejected]

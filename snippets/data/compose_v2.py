@@ -96,12 +96,17 @@ torch.manual_seed(0)
 pairs = [v2.RandomHorizontalFlip()(tensor_img, mask) for _ in range(20)]  # p=0.5: some flip, some not
 flips = [(torch.equal(i, tensor_img.flip(-1)), torch.equal(m, mask.flip(-1))) for i, m in pairs]
 assert {f for f, _ in flips} == {True, False} and all(f == g for f, g in flips)  # one draw for both ✓ one-draw
+crop_1, crop_2 = v2.RandomResizedCrop(32)(tensor_img, tensor_img.clone())  # two copies, one random crop
+assert torch.equal(crop_1, crop_2)  # the same box and scale for both ✓ one-draw-crop
 # --8<-- [end:boxes]
 
 # --8<-- [start:which]
 names = [type(t).__name__ for t in v1_pipeline.transforms if not isinstance(t, transforms.ToTensor)]
 print(names, all(hasattr(v2, name) for name in names))  # the same classes exist in v2 ✓ same-names
 #> ['Resize', 'CenterCrop', 'Normalize'] True
+v1_classes = [name for name, value in vars(transforms).items() if isinstance(value, type)]
+print(len(v1_classes), [name for name in v1_classes if not hasattr(v2, name)])  # every v1 class ✓ all-in-v2
+#> 41 []
 # --8<-- [end:which]
 
 # Figure-only (hidden): the picture of the page, from the tensors above.

@@ -169,6 +169,8 @@ print(type(out).__name__, out.shape, torch.equal(v2_t, t))  # ✓ v2-same
 print(torch.equal(out, t), (out - t).abs().max().item())  # equal up to float32 rounding ✓ v2-rounding
 #> False 5.960464477539063e-08
 assert (out - t).abs().max() <= torch.finfo(torch.float32).eps  # within one unit in the last place at 1.0 ✓ v2-ulp
+levels = Image.fromarray(np.arange(256, dtype=np.uint8).reshape(16, 16))  # every 8-bit value, not just this photo's
+assert (modern(levels) - transforms.ToTensor()(levels)).abs().max() <= torch.finfo(torch.float32).eps  # ✓ v2-ulp-all
 # --8<-- [end:v2]
 
 # Figure-only (hidden): the picture of the page, from the tensors above.
