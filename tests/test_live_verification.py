@@ -323,9 +323,11 @@ def site_copy(tmp_path: Path) -> Path:
         "hooks",
         "src",
         "overrides",
+        "tests",  # pages link named tests as proofs
     ):
         shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "requirements.txt"):  # (requirements.txt: the matrix's stacks)
+    # (the requirements: the matrix's stacks; requirements.txt includes the docs set)
+    for name in ("mkdocs.yml", "requirements.txt", "requirements-docs.txt"):
         shutil.copy2(REPO_ROOT / name, root / name)
     return root
 
