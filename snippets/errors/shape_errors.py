@@ -63,9 +63,9 @@ print(error_of(conv, hwc))  # ✓ channels-last
 # --8<-- [start:channels-why]
 print(conv.weight.shape)  # (out_channels, in_channels // groups, kH, kW) ✓ channels-weight
 #> torch.Size([16, 3, 3, 3])
-grouped = nn.Conv2d(4, 8, kernel_size=3, groups=2)  # weight [8, 2, 3, 3], expects 2 × 2 = 4 channels
+grouped = nn.Conv2d(4, 8, kernel_size=(3, 5), groups=2)  # weight [8, 4 / 2, 3, 5], expects 2 × 2 = 4 channels
 print(error_of(grouped, torch.randn(8, 2, 28, 28)))  # ✓ channels-groups
-#> RuntimeError: Given groups=2, weight of size [8, 2, 3, 3], expected input[8, 2, 28, 28] to have 4 channels, but got 2 channels instead
+#> RuntimeError: Given groups=2, weight of size [8, 2, 3, 5], expected input[8, 2, 28, 28] to have 4 channels, but got 2 channels instead
 # --8<-- [end:channels-why]
 
 # --8<-- [start:channels-fix]
@@ -81,8 +81,9 @@ print(nn.Conv2d(1, 16, kernel_size=3)(gray).shape)  # or a first layer made for 
 
 # --8<-- [start:conv-dims]
 conv1 = nn.Conv2d(1, 16, kernel_size=3)
-for shape in [(28, 28), (1, 28, 28), (8, 1, 28, 28), (2, 8, 1, 28, 28)]:
+for shape in [(28,), (28, 28), (1, 28, 28), (8, 1, 28, 28), (2, 8, 1, 28, 28)]:
     print(shape, error_of(conv1, torch.zeros(shape)))  # ✓ dims-message
+    #> (28,) RuntimeError: Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [28]
     #> (28, 28) RuntimeError: Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [28, 28]
     #> (1, 28, 28) no error
     #> (8, 1, 28, 28) no error
@@ -112,6 +113,8 @@ print(error_of(maps.view, 8, -1))  # ✓ view-message
 #> RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
 print(maps.is_contiguous(), maps.stride())  # ✓ view-why
 #> False (256, 4, 1, 16)
+merged = maps.view(8, 16, 16)  # height and width merged: next to each other in memory (strides 4, 1)
+assert merged.data_ptr() == maps.data_ptr() and not maps.is_contiguous()  # a view, no copy ✓ view-adjacent
 # --8<-- [end:view]
 
 # --8<-- [start:view-fix]
@@ -146,6 +149,7 @@ assert torch.equal(one - one.mean((0, 2, 3), keepdim=True), torch.zeros_like(one
 # --8<-- [end:batchnorm-why]
 
 # --8<-- [start:batchnorm-fix]
+net(torch.randn(16, 20))  # a training batch: it updates the running statistics
 net.eval()  # running statistics instead of the batch's own
 sample = torch.randn(1, 20)
 print(net(sample).shape)  # ✓ bn-eval
@@ -153,6 +157,7 @@ print(net(sample).shape)  # ✓ bn-eval
 norm = net[1]
 hidden = net[0](sample)
 assert torch.allclose(norm(hidden), (hidden - norm.running_mean) / torch.sqrt(norm.running_var + norm.eps) * norm.weight + norm.bias)  # ✓ bn-eval-running
+assert not torch.allclose(norm(hidden), norm.weight * hidden + norm.bias, atol=1e-3)  # not a pass-through ✓ bn-eval-not-identity
 net.train()
 data = torch.randn(65, 20)  # 65 = 2 × 32 + 1
 print([len(b) for b in DataLoader(data, batch_size=32)])  # ✓ bn-last-one
@@ -182,6 +187,8 @@ head = nn.Linear(20 * 8 * 8, 10)
 logits = head(feats.flatten(1))  # keep dim 0 (the samples), flatten the rest
 print(logits.shape, F.cross_entropy(logits, labels).shape)  # ✓ batch-fix
 #> torch.Size([6, 10]) torch.Size([])
+print(error_of(nn.Linear(320, 10), feats.flatten(1)))  # a Linear sized wrongly: 1280 is the size to use ✓ batch-fix-mat1
+#> RuntimeError: addmm: mat1 and mat2 shapes cannot be multiplied (6x1280 and 320x10)
 # --8<-- [end:batch-size-fix]
 
 # --8<-- [start:mse]
@@ -190,6 +197,8 @@ inputs, target = torch.randn(8, 5), torch.randn(8)  # targets stored as (N,)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     loss = F.mse_loss(regressor(inputs), target)
+    nn.MSELoss()(regressor(inputs), target)  # the module warns the same
+assert len(caught) == 2 and str(caught[1].message) == str(caught[0].message)  # ✓ mse-module
 print(f"{caught[0].category.__name__}: {caught[0].message}")  # ✓ mse-message
 #> UserWarning: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.
 # --8<-- [end:mse]
@@ -205,17 +214,19 @@ assert torch.allclose(loss, ((pred - target) ** 2).mean())  # all 64 pairs, not 
 with warnings.catch_warnings():
     warnings.simplefilter("error")  # in this block a warning raises
     right = F.mse_loss(pred.squeeze(1), target)  # (8,) and (8,): no warning ✓ mse-fix
+    assert torch.allclose(right, F.mse_loss(pred, target.unsqueeze(1)))  # (8, 1) and (8, 1): the same ✓ mse-fix-either
 assert torch.allclose(right, ((pred.squeeze(1) - target) ** 2).mean())  # 8 pairs ✓ mse-fix-value
 print(f"{loss.item():.4f} {right.item():.4f}")  # the warned loss was a different number ✓ mse-differs
-#> 1.3640 2.3093
+#> 1.1296 1.2659
 # --8<-- [end:mse-fix]
 
 # --8<-- [start:bce]
 binary_head = nn.Linear(5, 1)  # a binary classifier: one logit per sample, (N, 1)
 flags = torch.tensor([0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0])  # its labels, stored as (N,)
 scores = binary_head(inputs)
-print(error_of(F.binary_cross_entropy_with_logits, scores, flags))  # BCEWithLogitsLoss ✓ bce-message
+print(error_of(nn.BCEWithLogitsLoss(), scores, flags))  # ✓ bce-message
 #> ValueError: Target size (torch.Size([8])) must be the same as input size (torch.Size([8, 1]))
+assert error_of(F.binary_cross_entropy_with_logits, scores, flags) == error_of(nn.BCEWithLogitsLoss(), scores, flags)  # ✓ bce-functional
 print(error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags))  # BCELoss words it otherwise ✓ bce-bceloss
 #> ValueError: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])) is deprecated. Please ensure they have the same size.
 # --8<-- [end:bce]
@@ -234,6 +245,9 @@ class_logits = torch.randn(8, 10)  # 8 samples, 10 classes
 class_labels = torch.randint(0, 10, (8, 1))  # class indices loaded as a column, (N, 1)
 print(error_of(F.cross_entropy, class_logits, class_labels))  # ✓ multi-message
 #> RuntimeError: 0D or 1D target tensor expected, multi-target not supported
+print(error_of(F.nll_loss, class_logits.log_softmax(1), class_labels))  # nll_loss says the same ✓ multi-nll
+#> RuntimeError: 0D or 1D target tensor expected, multi-target not supported
+assert error_of(nn.CrossEntropyLoss(), class_logits, class_labels) == error_of(F.cross_entropy, class_logits, class_labels)  # ✓ multi-module
 # --8<-- [end:multi-target]
 
 # --8<-- [start:multi-target-why]
@@ -314,6 +328,8 @@ print(error_of(conv_out.view, 8, 16 * 4 * 4))  # written for 4×4 maps ✓ inval
 # --8<-- [start:invalid-shape-why]
 print(conv_out.numel(), error_of(conv_out.reshape, -1, 256))  # -1 does not help: 3200 / 256 = 12.5 ✓ invalid-minus-one
 #> 3200 RuntimeError: shape '[-1, 256]' is invalid for input of size 3200
+print(conv_out.reshape(-1, 400).shape)  # 400 divides 3200: -1 becomes 8 ✓ invalid-minus-one-divides
+#> torch.Size([8, 400])
 # --8<-- [end:invalid-shape-why]
 
 # --8<-- [start:invalid-shape-fix]
@@ -334,6 +350,8 @@ for pad in (0, 1):
     print(pad, error_of(nn.Conv2d(3, 8, kernel_size=5, padding=pad), small))  # padded: 4 + 2·pad ✓ kernel-padded
     #> 0 RuntimeError: Calculated padded input size per channel: (4 x 4). Kernel size: (5 x 5). Kernel size can't be greater than actual input size
     #> 1 no error
+print(error_of(nn.Conv2d(3, 8, kernel_size=7, padding=1), small))  # 4 + 2·1 = 6, smaller than 7 ✓ kernel-padded-size
+#> RuntimeError: Calculated padded input size per channel: (6 x 6). Kernel size: (7 x 7). Kernel size can't be greater than actual input size
 # --8<-- [end:kernel-why]
 
 # --8<-- [start:kernel-fix]
@@ -352,6 +370,9 @@ print(error_of(lstm, seqs))  # ✓ rnn-message
 
 # --8<-- [start:rnn-why]
 print(error_of(nn.LSTM(input_size=10, hidden_size=20), seqs))  # the same without batch_first ✓ rnn-last-dim
+#> RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 7
+print(error_of(nn.GRU(10, 20, batch_first=True), seqs), error_of(nn.RNN(10, 20, batch_first=True), seqs), sep="\n")  # ✓ rnn-gru-rnn
+#> RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 7
 #> RuntimeError: input.size(-1) must be equal to input_size. Expected 10, got 7
 # --8<-- [end:rnn-why]
 
@@ -372,6 +393,9 @@ print(error_of(lstm, steps, (h0, c0)))  # ✓ hidden-message
 h0, c0 = torch.zeros(4, 1, 20), torch.zeros(4, 1, 20)  # batch first, as the input
 print(error_of(lstm, steps, (h0, c0)))  # batch_first does not apply to the states ✓ hidden-batch-second
 #> RuntimeError: Expected hidden[0] size (1, 4, 20), got [4, 1, 20]
+deep = nn.LSTM(10, 20, num_layers=3, bidirectional=True, batch_first=True)
+print(error_of(deep, steps, (h0, c0)))  # 3 layers × 2 directions = 6 ✓ hidden-layers
+#> RuntimeError: Expected hidden[0] size (6, 4, 20), got [4, 1, 20]
 # --8<-- [end:hidden-why]
 
 # --8<-- [start:hidden-fix]
