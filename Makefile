@@ -119,7 +119,7 @@ bench-num-workers: $(STAMP)
 # (tests/test_measured_summaries.py checks the summary against the data).
 .PHONY: compare-search
 compare-search: $(STAMP)
-	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-measure.txt
+	PIP_CONSTRAINT=/dev/null $(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-measure.txt  # the pins of requirements.txt, as `setup` installs them
 	$(BIN)/python scripts/compare_search.py
 
 # Lighthouse (accessibility, best practices, SEO) on every page type in both editions
