@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from docverify import embed_roots, languages, report
+from docverify import embed_roots, languages, report, site_config
 from docverify.embeds import find_embeds, find_fences, page_blocks
 from docverify.needs import Needs
 from docverify.page_title import under_title
@@ -39,8 +39,7 @@ _source_url = ""
 def on_config(config):
     global ROOT, _source_url
     ROOT = Path(config.config_file_path).resolve().parent
-    edit_uri = config.get("edit_uri") or ""
-    _source_url = edit_uri.replace("/edit/", "/blob/").removesuffix("docs/")
+    _source_url = site_config.source_url(config)
     return config
 
 

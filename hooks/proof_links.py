@@ -19,7 +19,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from docverify import languages, proofs, report
+from docverify import languages, proofs, report, site_config
 from docverify.matrix import matrix_anchor
 from docverify.problems import Problem, listed
 from docverify.site_text import text
@@ -34,8 +34,7 @@ _TAG = re.compile(r"<[^>]+>")
 def on_config(config):
     global ROOT, _source_url
     ROOT = Path(config.config_file_path).resolve().parent
-    edit_uri = config.get("edit_uri") or ""
-    _source_url = edit_uri.replace("/edit/", "/blob/").removesuffix("docs/")
+    _source_url = site_config.source_url(config)
     return config
 
 

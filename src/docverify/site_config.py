@@ -28,6 +28,13 @@ def load(root: Path):
     return load_config(config_file=str(config if config.is_file() else REPO_ROOT / "mkdocs.yml"))
 
 
+def source_url(config) -> str:
+    """The repository's file view (`…/blob/main/`) from mkdocs.yml's `edit_uri`, or "" without one:
+    where a page links a snippet's source."""
+    edit_uri = config.get("edit_uri") or ""
+    return edit_uri.replace("/edit/", "/blob/").removesuffix("docs/")
+
+
 # The version matrix records in environments that hold the runtime stack, not MkDocs
 # and its plugins: scripts/matrix.py reads the options here and hands them over.
 OPTIONS_VARIABLE = "DOCVERIFY_MARKDOWN_OPTIONS"
