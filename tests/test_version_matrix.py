@@ -19,6 +19,7 @@ from docverify import matrix
 from docverify.matrix import BlockResult, FileRecord, StackResult, compare_blocks, shown_blocks
 from docverify.matrix_view import Matrix, _runs
 from docverify.paths import REPO_ROOT
+from docverify.print_capture import PrintRecord
 from docverify.snippets import load
 from docverify.stacks import stacks
 from hooks import version_matrix as hook
@@ -90,6 +91,15 @@ def test_a_block_whose_print_never_ran_says_why() -> None:
     assert shown_blocks(source, "x.py") == {2: "in f"}
     [block] = compare_blocks(source, "x.py", [], errors)
     assert (block.kind, block.error) == ("not_reached", "ValueError: no")
+
+
+def test_blocks_sit_where_the_suite_writes_them_print_under_another_name_included() -> None:
+    # The suite writes a multi-line call's output under its last line, and a print made
+    # through another name (distributed pages' `print_rank0 = print`) under its own line.
+    source = "say = print\nsay('a')\n#> a\nprint(\n    'b',\n)\n#> b\n"
+    assert shown_blocks(source, "x.py") == {2: "a", 4: "b"}
+    printed = [PrintRecord(2, "a"), PrintRecord(4, "b")]
+    assert [b.kind for b in compare_blocks(source, "x.py", printed, [])] == ["same", "same"]
 
 
 def test_records_round_trip_and_a_broken_file_is_named(tmp_path: Path) -> None:

@@ -34,12 +34,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from docverify.paths import GENERATED_DIR, REPO_ROOT
+from docverify.print_capture import OUTPUT_LINE
 from docverify.report import content_sha256
 
 RESULTS_DIR = GENERATED_DIR / "matrix"
 SCHEMA = 1
 KINDS = ("same", "prints", "raises", "not_reached")
-_OUTPUT = re.compile(r"^\s*#>(?: |$)")
 
 
 @dataclass(frozen=True)
@@ -196,28 +196,36 @@ def matrix_anchor(path: str, line: int) -> str:
 
 
 def shown_blocks(source: str, path: str) -> dict[int, str]:
-    """Line of each print call that has `#>` lines under it -> those lines' text."""
+    """Line whose print a `#>` block shows -> the block's text.
+
+    The suite's own placement (print_capture.print_call_end), read backwards: a
+    block under the last line of a `print(...)` call belongs to the call's first
+    line; one under any other line (print under another name, such as a
+    `print_rank0 = print`) belongs to that line.
+    """
     tree = ast.parse(source, filename=path)
-    lines = source.splitlines()
-    calls: dict[int, ast.Call] = {}
+    starts: dict[int, int] = {}  # last line of a print call -> its first line (the outermost)
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "print"
         ):
-            outer = calls.get(node.lineno)
-            if outer is None or node.col_offset < outer.col_offset:
-                calls[node.lineno] = node
+            end = node.end_lineno or node.lineno
+            starts[end] = min(starts.get(end, node.lineno), node.lineno)
+    lines = source.splitlines()
     shown: dict[int, str] = {}
-    for line, call in calls.items():
-        index = call.end_lineno or line  # 0-based index of the line after the call
+    for index, line in enumerate(lines):
+        if not OUTPUT_LINE.match(line) or index == 0 or OUTPUT_LINE.match(lines[index - 1]):
+            continue  # not the first line of a block
         texts = []
-        while index < len(lines) and _OUTPUT.match(lines[index]):
-            texts.append(lines[index].strip()[3:] if lines[index].strip() != "#>" else "")
-            index += 1
-        if texts:
-            shown[line] = "\n".join(texts)
+        for following in lines[index:]:
+            found = OUTPUT_LINE.match(following)
+            if not found:
+                break
+            texts.append(found["text"] or "")
+        owner = starts.get(index, index)  # index: the 1-based number of the line above
+        shown[owner] = "\n".join(texts)
     return shown
 
 

@@ -19,6 +19,7 @@ import argparse
 import ast
 import datetime as dt
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
@@ -275,6 +276,12 @@ def main(argv: list[str]) -> int:
         files=files,
     )
     write_stack(result, args.out)
+    # On an older torch a statement can raise inside one forked rank while its partner
+    # waits at a collective (seen on 2.6: dataparallel_vs_ddp's ranks, in a futex, for
+    # minutes); multiprocessing's exit handler would join them forever. The record is
+    # written: end them.
+    for child in multiprocessing.active_children():
+        child.kill()
     return 0
 
 
