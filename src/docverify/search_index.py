@@ -20,7 +20,9 @@ _TAG = re.compile(r"<[^>]+>")
 _ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.DOTALL)
 _TERMS = re.compile(r"^\s*(?:中文|关键词)\s*[:：]\s*")
 # Elements whose text is left out: the same on every page, or not text at all. (The
-# version matrix's folds stay in: another version's error message finds its page.)
+# version matrix's folds stay in, as code (FOLD_CLASS): another version's error
+# message finds its page, but other versions' statements and outputs do not weigh
+# as the page's prose.)
 _SKIP_CLASSES = {
     "headerlink",
     "snippet-badge",
@@ -30,6 +32,7 @@ _SKIP_CLASSES = {
     "version-range",
     "version-holds",
 }
+FOLD_CLASS = "version-differs"
 _SKIP_TAGS = {"script", "style", "svg", "button"}
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr"}
 
@@ -52,6 +55,8 @@ class _Fields(HTMLParser):
         field = None
         if tag in _SKIP_TAGS or classes & _SKIP_CLASSES:
             field = "skip"
+        elif tag == "details" and FOLD_CLASS in classes:
+            field = "code"
         elif tag == "h1":
             field = "title"
         elif tag in ("h2", "h3"):
@@ -115,7 +120,7 @@ def page_document(
     parser = _Fields()
     parser.feed(_PRE.sub(" ", content))
     parser.close()
-    parser.fields["code"] = [" ".join(code)]
+    parser.fields["code"] = [" ".join(code), " ", *parser.fields["code"]]  # blocks, then folds
     doc: dict[str, object] = {"id": url, "url": url}
     for name, parts in parser.fields.items():
         text = "".join(parts)
