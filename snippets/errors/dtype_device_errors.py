@@ -90,6 +90,15 @@ print(raised(lambda: F.binary_cross_entropy(p, targets.double())))  # any other 
 print(raised(lambda: F.mse_loss(p, targets)), raised(lambda: F.l1_loss(p, targets)))  # ✓ mse-long
 #> no error no error
 assert F.mse_loss(p, targets).dtype == F.l1_loss(p, targets).dtype == torch.float32  # the input's dtype ✓ mse-float
+
+
+def backward_through(loss_fn) -> None:
+    probabilities = torch.sigmoid(scores.clone().requires_grad_())  # a fresh graph each call
+    loss_fn(probabilities, targets).backward()
+
+
+print(raised(lambda: backward_through(F.mse_loss)), raised(lambda: backward_through(F.l1_loss)))  # ✓ mse-backward
+#> no error no error
 # --8<-- [end:bce-target]
 
 # --8<-- [start:bce-fix]
