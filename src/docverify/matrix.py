@@ -25,6 +25,7 @@ is docverify.matrix_record, run in each stack's environment.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import json
 import re
@@ -139,6 +140,7 @@ class StackResult:
         return record if record and is_current(record, root, source) else None
 
 
+@functools.lru_cache(maxsize=512)  # per snippet text: the site asks once per block and stack
 def code_sha256(source: str) -> str:
     """The hash of what a file runs: its text with every comment cut, line by line.
 
@@ -195,6 +197,7 @@ def matrix_anchor(path: str, line: int) -> str:
 # --- comparing a run with the file's `#>` lines ---------------------------------------------
 
 
+@functools.lru_cache(maxsize=512)  # per snippet text (read-only): asked once per block
 def shown_blocks(source: str, path: str) -> dict[int, str]:
     """Line whose print a `#>` block shows -> the block's text.
 
