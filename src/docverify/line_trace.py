@@ -16,6 +16,7 @@ instead), or a Python or torch version (`# requires: python>=3.13`,
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import multiprocessing.util
 import os
@@ -79,6 +80,10 @@ def lines_executed(path: Path, executed: set[int]) -> Iterator[None]:
                 executed.update(json.loads(child.read_text(encoding="utf-8")))
 
 
+# Once per snippet text (callers only read the result): the proof-link hook asks for
+# every embedded part of every page that shows or links a check, and parsing again
+# was three quarters of a build.
+@functools.lru_cache(maxsize=512)
 def statements(source: str) -> dict[int, str | None]:
     """Line of each statement (docstrings left out, they never run) -> what it requires.
 

@@ -81,17 +81,10 @@ def markers(page: str, markdown: str) -> list[Marker]:
     return found
 
 
-@functools.lru_cache(maxsize=512)
-def _requirements(source: str) -> dict[int, str | None]:
-    """line_trace.statements, once per snippet text (read-only): every embedded part of
-    every page that shows or links a check asks again, and parsing was most of a build."""
-    return statements(source)
-
-
 def _comment_checks(rel: str, lines: list[tuple[int, str]], cuda_file: bool, source: str):
     """The checks named in comments of these (file line, text) lines."""
     try:
-        cuda_lines = _requirements(source) if not cuda_file else {}
+        cuda_lines = statements(source) if not cuda_file else {}
     except SyntaxError:  # saved mid-edit: the snippet's own run says where
         cuda_lines = {}
     for number, text in lines:
