@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -653,28 +654,62 @@ def test_the_site_build_imports_this_checkouts_docverify(tmp_path: Path) -> None
 
 
 @pytest.mark.torchrun
-def test_launched_snippet_runs_as_two_processes(tmp_path: Path) -> None:
-    path = write_snippet(
-        tmp_path,
-        "ranks.py",
-        """
+def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_path: Path) -> None:
+    def launch(name: str, body: str):
+        path = write_snippet(tmp_path, f"{name}.py", body)
+        return run_launched(snippet_file.load(path), "cpu", tmp_path / name)
+
+    parent = """
         # launch: torchrun --nproc_per_node=2
         import os
         print("rank", os.environ["RANK"], "of", os.environ["WORLD_SIZE"])
-    """,
-    )
-    result = run_launched(snippet_file.load(path), "cpu", tmp_path)
-    assert result.returncode == 0, result.output
-    assert {rank: result.rank_output(rank) for rank in result.records} == {
+        print(os.getppid())
+    """
+    first, second = launch("first", parent), launch("second", parent)
+    assert first.returncode == 0, first.output
+    assert {rank: first.records[rank][0].text for rank in first.records} == {
         0: "rank 0 of 2",
         1: "rank 1 of 2",
     }
+    # Forked by one forkserver, which imported torch once for both launches.
+    parents = {result.records[rank][1].text for result in (first, second) for rank in (0, 1)}
+    assert len(parents) == 1
+    failing = launch(
+        "failing",
+        """
+        # launch: torchrun --nproc_per_node=2
+        import os
+        if os.environ["RANK"] == "1":
+            raise ValueError("rank 1 fails here")
+        """,
+    )
+    assert failing.returncode == 1
+    assert 'failing.py", line 4' in failing.output and "rank 1 fails here" in failing.output
+    hung = """
+        # launch: torchrun --nproc_per_node=2
+        # timeout: 2
+        import os, time
+        open(f"pid{os.environ['RANK']}", "w").write(str(os.getpid()))
+        time.sleep(60)
+    """
+    with pytest.raises(isolation.SnippetTimeoutError, match="ran longer than 2 s"):
+        launch("hung", hung)
+
+    def running(pid: int) -> bool:  # a killed rank may stay a zombie until its reaper runs
+        stat = Path(f"/proc/{pid}/stat")
+        return stat.is_file() and stat.read_text().rsplit(")", 1)[1].split()[0] not in "ZX"
+
+    ranks = [int((tmp_path / "hung" / f"pid{rank}").read_text()) for rank in (0, 1)]
+    deadline = time.monotonic() + 5
+    while any(map(running, ranks)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(running, ranks))  # stopped with their launcher
 
 
 # --- scheduling: the longest tests first -----------------------------------------------------
 
 
-def test_built_site_tests_then_slowest_snippets_are_collected_first() -> None:
+def test_slowest_snippets_then_built_site_tests_are_collected_first() -> None:
     from types import SimpleNamespace
 
     from harness import scheduling
@@ -697,7 +732,7 @@ def test_built_site_tests_then_slowest_snippets_are_collected_first() -> None:
     durations = {"snippets/fast.py[cpu]": 0.1, "snippets/slow.py[cpu]": 9.0}
     config = SimpleNamespace(workerinput={"snippet_durations": durations})
     scheduling.pytest_collection_modifyitems(config, items)
-    assert [i.name for i in items] == ["browser", "unreported", "slow", "fast", "other"]
+    assert [i.name for i in items] == ["unreported", "slow", "fast", "browser", "other"]
 
 
 def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest.Pytester) -> None:

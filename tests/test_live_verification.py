@@ -311,11 +311,19 @@ def test_the_hooks_do_not_import_torch() -> None:
 
 @pytest.fixture
 def site_copy(tmp_path: Path) -> Path:
-    """This site (real mkdocs.yml, both languages, all hooks) in a folder of its own."""
+    """This site (real mkdocs.yml, both languages, all hooks) in a folder of its own,
+    with one section of pages: it builds in a fifth of the time, and the rest of
+    the navigation is reported missing, as MkDocs does for any page not found."""
     root = tmp_path / "site-copy"
+    docs = REPO_ROOT / "docs"
+    sections = [p.name for p in docs.iterdir() if p.is_dir() and any(p.glob("*.md"))]
+    shutil.copytree(
+        docs,
+        root / "docs",
+        ignore=lambda folder, names: [n for n in sections if folder == str(docs) and n != "tensors"],
+    )
     # The pages, everything they embed, and what builds them.
     for name in (
-        "docs",
         "snippets",
         "environment-setup",
         ".run",
@@ -375,7 +383,8 @@ def test_a_saved_snippet_rebuilds_its_pages_in_both_languages_and_nothing_else(
             return found
 
         searched = search_documents()
-        assert min(searched.values()) > 60
+        section = len(list((site_copy / "docs/tensors").glob("*.zh.md")))
+        assert min(searched.values()) > section  # the section's pages and the home page, at least
 
         snippet = site_copy / "snippets/tensors/reshape.py"
         snippet.write_text(snippet.read_text(encoding="utf-8") + "\n", encoding="utf-8")

@@ -11,6 +11,7 @@ import functools
 import http.server
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from docverify.paths import REPO_ROOT
+from docverify.report import locked
 
 # One page of each type, for the accessibility checks (tests/test_accessibility.py with
 # axe-core, scripts/lighthouse_accessibility.py): (type, path in the English edition).
@@ -54,6 +56,26 @@ def build(
     )
     if done.returncode != 0:
         raise RuntimeError(f"mkdocs build failed:\n{done.stderr[-4000:]}")
+
+
+def build_once(site_dir: Path, lock: Path, root: Path = REPO_ROOT) -> None:
+    """Build into site_dir unless a build holding `lock` finished it already (the test
+    suite's workers share one build). A failed build leaves no site_dir behind."""
+    with locked(lock):
+        if site_dir.is_dir():
+            return
+        partial = site_dir.with_name(site_dir.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        build(partial, root=root)
+        partial.rename(site_dir)
+
+
+def start_building(site_dir: Path, lock: Path, root: Path = REPO_ROOT) -> subprocess.Popen:
+    """build_once in a process of its own: the suite starts it before the snippet tests,
+    so that a worker that needs the site later finds it built instead of waiting for it."""
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}  # that checkout's own docverify
+    command = [sys.executable, "-m", "docverify.built_site", str(site_dir), str(lock), str(root)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def built_for(site_dir: Path) -> str:
@@ -98,3 +120,7 @@ def built_and_served(
     with served(site_dir) as url:
         build(site_dir, config, root, site_url=f"{url}/")
         yield url
+
+
+if __name__ == "__main__":  # start_building's process: SITE_DIR LOCK ROOT
+    build_once(*map(Path, sys.argv[1:4]))

@@ -1,14 +1,14 @@
 """Launch a snippet as torchrun does, with each rank's prints recorded.
 
-Usage (by docverify.run_snippet):
-    python -m docverify.launched_entry TORCHRUN_ARGS... SNIPPET CAPTURE_DIR
+Usage (by docverify.run_snippet, through docverify.launch_server):
+    main([TORCHRUN_ARGS..., SNIPPET, CAPTURE_DIR])
 
 The arguments are parsed by torchrun's own parser and turned into its launch
 configuration by its own `config_from_args`; torch's public launcher API,
 `elastic_launch`, then starts the ranks (rendezvous, RANK/LOCAL_RANK/WORLD_SIZE,
 the elastic agent and failure reporting are torchrun's). Only the entry point
 differs: a function, `run_rank`, that runs the snippet as `__main__` and saves
-what it printed to CAPTURE_DIR/rank<RANK>.json. A function entry point lets the
+what it printed to CAPTURE_DIR/rank<RANK>.json (its whole output: rank<RANK>.log). A function entry point lets the
 ranks start with `--start-method` (see START_METHOD) instead of each being a new
 `python SNIPPET`. The real command line is still run for real by the PyCharm page.
 """
@@ -34,9 +34,21 @@ from docverify.print_capture import PrintRecorder
 START_METHOD = "forkserver"
 
 
+def output_to_log(capture_dir: Path) -> None:
+    """This rank's stdout and stderr, the traceback it may end with included, to CAPTURE_DIR/rank<RANK>.log.
+
+    A rank inherits its output from the forkserver, which the warm launcher
+    (docverify.launch_server) started for an earlier launch: not this launch's.
+    """
+    log = open(capture_dir / f"rank{os.environ.get('RANK', '0')}.log", "w", encoding="utf-8")  # noqa: SIM115
+    os.dup2(log.fileno(), 1)
+    os.dup2(log.fileno(), 2)
+
+
 def run_rank(snippet_path: str, capture_path: str) -> None:
     """One rank: run the snippet as `__main__`; save what it printed and the lines it ran."""
     snippet, capture_dir = Path(snippet_path), Path(capture_path)
+    output_to_log(capture_dir)
     recorder = PrintRecorder(snippet, echo=True)
     executed: set[int] = set()
     sys.argv = [str(snippet)]
@@ -66,9 +78,9 @@ def launch(argv: list[str], entry=run_rank) -> None:
     config, _command, _command_args = config_from_args(args)
     # Not the main module: each rank runs it as `__mp_main__` first (Python's rule for a
     # `-m` main module), which warns when it is imported already.
-    multiprocessing.set_forkserver_preload(["torch"])
+    # torch._dynamo: what DistributedDataParallel imports when it is made (about 1 s a rank).
+    multiprocessing.set_forkserver_preload(["torch", "torch._dynamo"])
     elastic_launch(config, entry)(snippet, capture_dir)
 
 
-if __name__ == "__main__":
-    launch(sys.argv[1:])
+main = launch  # what docverify.launch_server runs

@@ -1,7 +1,7 @@
 """torchrun for the version matrix: each rank runs the snippet one top-level statement at a time.
 
 Usage (by docverify.matrix_record through docverify.run_snippet.run_launched):
-python -m docverify.matrix_launch TORCHRUN_ARGS... SNIPPET CAPTURE_DIR
+main([TORCHRUN_ARGS..., SNIPPET, CAPTURE_DIR]), through docverify.launch_server
 
 The suite's launch (docverify.launched_entry.launch: torchrun's own parser and
 agent) with another rank entry: like docverify.launched_entry.run_rank it
@@ -18,13 +18,14 @@ import types
 from dataclasses import asdict
 from pathlib import Path
 
-from docverify.launched_entry import launch
+from docverify.launched_entry import launch, output_to_log
 from docverify.matrix_record import run_statements
 from docverify.print_capture import PrintRecorder
 
 
 def run_rank_statements(snippet_path: str, capture_path: str) -> None:
     snippet, capture_dir = Path(snippet_path), Path(capture_path)
+    output_to_log(capture_dir)
     recorder = PrintRecorder(snippet, echo=True)
     sys.argv = [str(snippet)]
     sys.path[0] = str(snippet.parent)  # as for `python SNIPPET`
@@ -51,5 +52,5 @@ def run_rank_statements(snippet_path: str, capture_path: str) -> None:
         )
 
 
-if __name__ == "__main__":
-    launch(sys.argv[1:], entry=run_rank_statements)
+def main(argv: list[str]) -> None:  # what docverify.launch_server runs
+    launch(argv, entry=run_rank_statements)

@@ -7,8 +7,10 @@ Snippets declared `# launch: torchrun ...` run as real separate processes.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -90,6 +92,53 @@ class LaunchResult:
         return "\n".join(record.text for record in self.records.get(rank, []))
 
 
+# Warm launchers (docverify.launch_server), one per device. A server's ranks inherit the
+# environment it started with: this process's at the first launch on that device (imports
+# such as Material's change os.environ later; a new server for each change would be cold).
+_launchers: dict[str, subprocess.Popen] = {}
+
+
+def _launcher_for(device: str) -> subprocess.Popen:
+    server = _launchers.get(device)
+    if server is None or server.poll() is not None:
+        env = {
+            **os.environ,
+            "NOTES_DEVICE": device,
+            "PYTHONPATH": os.pathsep.join([str(SRC_DIR), os.environ.get("PYTHONPATH", "")]),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONWARNINGS": "error",
+            "OMP_NUM_THREADS": "1",
+        }
+        server = subprocess.Popen(
+            [sys.executable, "-m", "docverify.launch_server"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # so a timeout can stop it, its forkserver and every rank at once
+        )
+        _launchers[device] = server
+    return server
+
+
+@atexit.register
+def _stop_launchers() -> None:
+    for server in _launchers.values():
+        server.stdin.close()  # end of input: the server returns, its forkserver follows
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _kill(server)
+        server.stdout.close()
+
+
+def _kill(server: subprocess.Popen) -> None:
+    """Stop the server, its forkserver and every rank (one session), and close its pipes."""
+    os.killpg(server.pid, signal.SIGKILL)
+    with server:  # closes the pipes and waits
+        pass
+
+
 def run_launched(
     snippet: SnippetFile,
     device: str,
@@ -99,50 +148,35 @@ def run_launched(
 ) -> LaunchResult:
     """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only.
 
-    `launcher`: the module run as torchrun (docverify.matrix_launch records per statement).
+    `launcher`: the module whose `main(argv)` launches (docverify.matrix_launch records per statement).
     """
     capture_dir = workdir / "prints"
     capture_dir.mkdir(parents=True, exist_ok=True)
     # torchrun's own parser and launcher, with a recording entry point (docverify.launched_entry);
     # it sets up what `--standalone` does: a free local port, so parallel tests never collide.
-    command = [
-        sys.executable,
-        "-m",
-        launcher,
+    argv = [
         *snippet.launch[1:],
         "--max-restarts=0",
         f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run
         str(snippet.path.resolve()),
         str(capture_dir),
     ]
-    env = {
-        **os.environ,
-        "NOTES_DEVICE": device,
-        "PYTHONPATH": os.pathsep.join([str(SRC_DIR), os.environ.get("PYTHONPATH", "")]),
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONWARNINGS": "error",
-        "OMP_NUM_THREADS": "1",
-    }
-    proc = subprocess.Popen(
-        command,
-        cwd=workdir,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # so a timeout can stop every rank at once
-    )
-    try:
-        output, _ = proc.communicate(timeout=snippet.timeout_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        output, _ = proc.communicate()
-        raise isolation.SnippetTimeoutError(
-            f"{snippet.rel} under torchrun ran longer than {snippet.timeout_s} s:\n{output}"
-        ) from None
+    log = workdir / "launch.log"
+    server = _launcher_for(device)
+    request = {"launcher": launcher, "argv": argv, "cwd": str(workdir), "log": str(log)}
+    server.stdin.write(json.dumps(request) + "\n")
+    server.stdin.flush()
+    ready, _, _ = select.select([server.stdout], [], [], snippet.timeout_s)
+    answer = server.stdout.readline() if ready else ""
+    logs = [log, *sorted(capture_dir.glob("rank*.log"))]
+    output = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in logs if p.is_file())
+    if not answer:  # the time limit, or the server died: stop it and every rank
+        _kill(server)
+        what = f"ran longer than {snippet.timeout_s} s" if not ready else "ended its launcher"
+        raise isolation.SnippetTimeoutError(f"{snippet.rel} under torchrun {what}:\n{output}")
     records, executed = {}, set()
     for path in capture_dir.glob("rank*.json"):
         rank = json.loads(path.read_text(encoding="utf-8"))
         records[int(path.stem.removeprefix("rank"))] = [PrintRecord(**r) for r in rank["prints"]]
         executed.update(rank["executed"])
-    return LaunchResult(proc.returncode, output, records, frozenset(executed))
+    return LaunchResult(json.loads(answer)["returncode"], output, records, frozenset(executed))

@@ -2,9 +2,10 @@
 
 pytest-xdist hands tests out in collection order. A long test collected late
 (a torchrun launch, the built-site tests) then runs while the other worker has
-nothing left, and the suite waits for it. This hook moves the tests that need
-the built site first (the first of them builds it), then the snippet cases by
-how long each took in the last verification report (.reports/cpu.json).
+nothing left, and the suite waits for it. This hook moves the snippet cases
+first, by how long each took in the last verification report (.reports/cpu.json),
+then the tests that need the built site, which is built in the background while
+the snippets run (tests/conftest.py), then the rest.
 
 xdist requires every worker to collect the same tests in the same order, and
 the report can change during the run (`mkdocs serve` writes it on a save). So
@@ -43,15 +44,14 @@ def pytest_configure_node(node) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     seconds = durations(config)
 
-    def expected_seconds(item: pytest.Item) -> float:
-        if "built_site" in getattr(item, "fixturenames", ()):
-            return float("inf")
+    def order(item: pytest.Item) -> tuple[int, float]:
         callspec = getattr(item, "callspec", None)
         snippet = callspec.params.get("snippet") if callspec else None
-        if not hasattr(snippet, "rel"):  # not a snippet case (tests/test_snippets.py)
-            return 0.0
-        # Without a report (a fresh clone), a declared `# timeout:` marks the slow ones.
-        guess = snippet.timeout_s / 10 if snippet.timeout_s != DEFAULT_TIMEOUT_S else 0.0
-        return seconds.get(f"{snippet.rel}[{callspec.params.get('device')}]", guess)
+        if hasattr(snippet, "rel"):  # a snippet case (tests/test_snippets.py)
+            # Without a report (a fresh clone), a declared `# timeout:` marks the slow ones.
+            guess = snippet.timeout_s / 10 if snippet.timeout_s != DEFAULT_TIMEOUT_S else 0.0
+            return 2, seconds.get(f"{snippet.rel}[{callspec.params.get('device')}]", guess)
+        # The site is built in the background meanwhile (conftest: _site_build_started).
+        return (1 if "built_site" in getattr(item, "fixturenames", ()) else 0), 0.0
 
-    items.sort(key=expected_seconds, reverse=True)  # stable: ties keep collection order
+    items.sort(key=order, reverse=True)  # stable: ties keep collection order

@@ -1,0 +1,45 @@
+"""A warm torchrun launcher: one process per pytest worker runs every launch it is sent.
+
+Usage (by docverify.run_snippet.run_launched): python -m docverify.launch_server
+Reads one JSON request a line on stdin, {"launcher", "argv", "cwd", "log"}, runs
+`import_module(launcher).main(argv)` in `cwd` with its own output written to `log`,
+and answers {"returncode": 0 or 1} on a line of its stdout. Ends at end of input.
+
+Why a server: a one-shot launch imported torch twice (the launcher, then its forkserver)
+and each rank imported what DDP loads lazily, about 5 s of every launch on 2 cores.
+Here torch is imported once, and the forkserver (multiprocessing keeps it for the
+life of this process) forks every rank of every launch from one preloaded process.
+The ranks themselves are still new processes, and torchrun's agent is still torchrun's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from importlib import import_module
+
+
+def serve() -> None:
+    answers = os.fdopen(os.dup(1), "w")  # stdout answers; fds 1 and 2 go to each launch's log
+    for line in sys.stdin:
+        request = json.loads(line)
+        os.chdir(request["cwd"])  # the ranks start in the parent's directory (multiprocessing)
+        with open(request["log"], "w", encoding="utf-8") as log:
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+            try:
+                import_module(request["launcher"]).main(request["argv"])
+                returncode = 0
+            except Exception:  # a rank failed (ChildFailedError) or the launch did: in the log
+                traceback.print_exc()
+                returncode = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+        answers.write(json.dumps({"returncode": returncode}) + "\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    serve()
