@@ -320,7 +320,9 @@ def site_copy(tmp_path: Path) -> Path:
     shutil.copytree(
         docs,
         root / "docs",
-        ignore=lambda folder, names: [n for n in sections if folder == str(docs) and n != "tensors"],
+        ignore=lambda folder, names: [
+            n for n in sections if folder == str(docs) and n != "tensors"
+        ],
     )
     # The pages, everything they embed, and what builds them.
     for name in (
