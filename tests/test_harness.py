@@ -664,6 +664,8 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
         import os
         print("rank", os.environ["RANK"], "of", os.environ["WORLD_SIZE"])
         print(os.getppid())
+        import importlib.util
+        print(importlib.util.find_spec("hooks"))  # a folder of this checkout, as python SNIPPET sees it
     """
     first, second = launch("first", parent), launch("second", parent)
     assert first.returncode == 0, first.output
@@ -671,6 +673,7 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
         0: "rank 0 of 2",
         1: "rank 1 of 2",
     }
+    assert first.records[0][2].text == "None"  # the checkout is not on a rank's sys.path
     # Forked by one forkserver, which imported torch once for both launches.
     parents = {result.records[rank][1].text for result in (first, second) for rank in (0, 1)}
     assert len(parents) == 1

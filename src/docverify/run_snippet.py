@@ -14,6 +14,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import types
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -104,7 +105,10 @@ def _launcher_for(device: str) -> subprocess.Popen:
         env = {
             **os.environ,
             "NOTES_DEVICE": device,
-            "PYTHONPATH": os.pathsep.join([str(SRC_DIR), os.environ.get("PYTHONPATH", "")]),
+            # No empty entry: it would put the server's directory on the ranks' sys.path.
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(SRC_DIR), os.environ.get("PYTHONPATH")])
+            ),
             "PYTHONUNBUFFERED": "1",
             "PYTHONWARNINGS": "error",
             "OMP_NUM_THREADS": "1",
@@ -115,6 +119,9 @@ def _launcher_for(device: str) -> subprocess.Popen:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            # Not this checkout: `-m` puts the directory first on sys.path (each rank then
+            # replaces that entry with its snippet's folder, as `python SNIPPET` has it).
+            cwd=tempfile.gettempdir(),
             start_new_session=True,  # so a timeout can stop it, its forkserver and every rank at once
         )
         _launchers[device] = server
