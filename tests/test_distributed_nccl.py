@@ -4,16 +4,13 @@ The CPU/gloo run of the training script is part of tests/test_snippets.py on eve
 machine. NCCL cannot put two ranks on one GPU, so launching the script needs at
 least two GPUs and is skipped, naming the reason, on machines with fewer. What one
 GPU can check runs there: a one-rank NCCL process group, a DDP forward and backward
-on that GPU, and an all_reduce. The same one-rank program runs with gloo on the CPU
-on every machine, so a mistake in the program itself fails here first.
+on that GPU, and an all_reduce, launched as torchrun launches one rank. The same
+one-rank program runs with gloo on the CPU on every machine, so a mistake in the
+program itself fails here first.
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -53,8 +50,7 @@ def test_ddp_train_runs_with_nccl_on_two_gpus(tmp_path: Path) -> None:
 
 # One rank (RANK=0, WORLD_SIZE=1): everything NCCL and DDP need that a single GPU allows.
 ONE_RANK = """
-import os
-import sys
+# launch: torchrun --nproc_per_node=1
 from datetime import timedelta
 
 import torch
@@ -62,7 +58,7 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-backend, device = sys.argv[1], sys.argv[2]
+backend, device = BACKEND_AND_DEVICE
 on_gpu = {"device_id": torch.device("cuda", 0)} if device == "cuda" else {}
 if device == "cuda":
     torch.cuda.set_device(0)
@@ -85,33 +81,26 @@ dist.destroy_process_group()
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def run_one_rank(tmp_path: Path, backend: str, device: str, program: str = ONE_RANK):
+    path = tmp_path / "one_rank.py"
+    path.write_text(program.replace("BACKEND_AND_DEVICE", repr((backend, device))), "utf-8")
+    return run_launched(snippet_file.load(path), device, tmp_path / "run")
 
 
-def run_one_rank(backend: str, device: str, program: str = ONE_RANK) -> subprocess.CompletedProcess:
-    env = {**os.environ, "RANK": "0", "WORLD_SIZE": "1", "LOCAL_RANK": "0"}
-    env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()), PYTHONWARNINGS="error")
-    command = [sys.executable, "-c", program, backend, device]
-    return subprocess.run(
-        command, check=False, env=env, capture_output=True, text=True, timeout=120
-    )
-
-
+@pytest.mark.torchrun
 @pytest.mark.parametrize(
     ("backend", "device"),
     [("gloo", "cpu"), pytest.param("nccl", "cuda", marks=[pytest.mark.cuda])],
 )
-def test_one_rank_of_ddp_runs_on_one_device(backend: str, device: str) -> None:
-    done = run_one_rank(backend, device)
-    assert done.returncode == 0, done.stderr
-    assert f"backend={backend} device={device} world_size=1" in done.stdout, done.stdout
+def test_one_rank_of_ddp_runs_on_one_device(tmp_path: Path, backend: str, device: str) -> None:
+    done = run_one_rank(tmp_path, backend, device)
+    assert done.returncode == 0, done.output
+    assert done.rank_output(0) == f"backend={backend} device={device} world_size=1", done.output
 
 
-def test_the_one_rank_program_fails_when_a_check_fails() -> None:
+@pytest.mark.torchrun
+def test_the_one_rank_program_fails_when_a_check_fails(tmp_path: Path) -> None:
     broken = ONE_RANK.replace("assert t.tolist() == [1.0, 3.0]", "assert t.tolist() == [2.0, 2.0]")
     assert broken != ONE_RANK
-    done = run_one_rank("gloo", "cpu", broken)
-    assert done.returncode != 0 and "AssertionError" in done.stderr
+    done = run_one_rank(tmp_path, "gloo", "cpu", broken)
+    assert done.returncode != 0 and "AssertionError" in done.output
