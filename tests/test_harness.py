@@ -659,11 +659,17 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
         path = write_snippet(tmp_path, f"{name}.py", body)
         return run_launched(snippet_file.load(path), "cpu", tmp_path / name)
 
+    def stat(pid: int) -> list[str]:  # /proc/PID/stat after the command name: state, ppid, ...
+        path = Path(f"/proc/{pid}/stat")
+        return path.read_text().rsplit(")", 1)[1].split() if path.is_file() else ["X"]
+
     parent = """
         # launch: torchrun --nproc_per_node=2
-        import os
+        import os, sys
         print("rank", os.environ["RANK"], "of", os.environ["WORLD_SIZE"])
         print(os.getppid())
+        print("torch" in sys.modules, "TORCHELASTIC_RUN_ID" in os.environ)  # before any import here
+        print(open(f"/proc/{os.getppid()}/cmdline").read().replace("\\0", " "))
         import importlib.util
         print(importlib.util.find_spec("hooks"))  # a folder of this checkout, as python SNIPPET sees it
     """
@@ -673,8 +679,11 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
         0: "rank 0 of 2",
         1: "rank 1 of 2",
     }
-    assert first.records[0][2].text == "None"  # the checkout is not on a rank's sys.path
-    # Forked by one forkserver, which imported torch once for both launches.
+    # Started by torchrun's agent, forked from a forkserver that had imported torch...
+    assert first.records[0][2].text == "True True"
+    assert "multiprocessing.forkserver import main" in first.records[0][3].text
+    assert first.records[0][4].text == "None"  # (the checkout is not on a rank's sys.path)
+    # ...the same forkserver for both launches: torch was imported once for both.
     parents = {result.records[rank][1].text for result in (first, second) for rank in (0, 1)}
     assert len(parents) == 1
     failing = launch(
@@ -692,21 +701,25 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
         # launch: torchrun --nproc_per_node=2
         # timeout: 2
         import os, time
-        open(f"pid{os.environ['RANK']}", "w").write(str(os.getpid()))
+        forkserver = os.getppid()
+        server = open(f"/proc/{forkserver}/stat").read().rsplit(")", 1)[1].split()[1]
+        open(f"pids{os.environ['RANK']}", "w").write(f"{os.getpid()} {forkserver} {server}")
         time.sleep(60)
     """
     with pytest.raises(isolation.SnippetTimeoutError, match="ran longer than 2 s"):
         launch("hung", hung)
-
-    def running(pid: int) -> bool:  # a killed rank may stay a zombie until its reaper runs
-        stat = Path(f"/proc/{pid}/stat")
-        return stat.is_file() and stat.read_text().rsplit(")", 1)[1].split()[0] not in "ZX"
-
-    ranks = [int((tmp_path / "hung" / f"pid{rank}").read_text()) for rank in (0, 1)]
-    deadline = time.monotonic() + 5
-    while any(map(running, ranks)) and time.monotonic() < deadline:
+    pids = {
+        int(p) for rank in (0, 1) for p in (tmp_path / "hung" / f"pids{rank}").read_text().split()
+    }
+    assert len(pids) == 4  # two ranks, their forkserver, its launcher
+    deadline = time.monotonic() + 5  # a killed process may stay a zombie until its reaper runs
+    while any(stat(pid)[0] not in "ZX" for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not any(map(running, ranks))  # stopped with their launcher
+    assert all(stat(pid)[0] in "ZX" for pid in pids)  # all stopped
+    after = launch("after", parent)  # a new launcher and forkserver
+    assert after.returncode == 0 and after.records[0][1].text not in parents | {
+        str(p) for p in pids
+    }
 
 
 # --- scheduling: the longest tests first -----------------------------------------------------

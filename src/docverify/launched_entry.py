@@ -6,11 +6,13 @@ Usage (by docverify.run_snippet, through docverify.launch_server):
 The arguments are parsed by torchrun's own parser and turned into its launch
 configuration by its own `config_from_args`; torch's public launcher API,
 `elastic_launch`, then starts the ranks (rendezvous, RANK/LOCAL_RANK/WORLD_SIZE,
-the elastic agent and failure reporting are torchrun's). Only the entry point
+the elastic agent and failure reporting are torchrun's). The entry point
 differs: a function, `run_rank`, that runs the snippet as `__main__` and saves
-what it printed to CAPTURE_DIR/rank<RANK>.json (its whole output: rank<RANK>.log). A function entry point lets the
-ranks start with `--start-method` (see START_METHOD) instead of each being a new
-`python SNIPPET`. The real command line is still run for real by the PyCharm page.
+what it printed to CAPTURE_DIR/rank<RANK>.json (its stdout and stderr: rank<RANK>.log).
+A function entry point lets the ranks start with `--start-method` (see START_METHOD)
+instead of each being a new `python SNIPPET`; the launch also sets up what
+`--standalone` does itself, and preloads the forkserver. The real command line is
+still run for real by the PyCharm page.
 """
 
 from __future__ import annotations
@@ -35,14 +37,15 @@ START_METHOD = "forkserver"
 
 
 def output_to_log(capture_dir: Path) -> None:
-    """This rank's stdout and stderr, the traceback it may end with included, to CAPTURE_DIR/rank<RANK>.log.
+    """This rank's stdout and stderr to CAPTURE_DIR/rank<RANK>.log.
 
     A rank inherits its output from the forkserver, which the warm launcher
-    (docverify.launch_server) started for an earlier launch: not this launch's.
+    (docverify.launch_server) started at its first launch: that launch's log. An
+    exception the rank ends with is reported by torchrun's agent, in the launch's log.
     """
-    log = open(capture_dir / f"rank{os.environ.get('RANK', '0')}.log", "w", encoding="utf-8")  # noqa: SIM115
-    os.dup2(log.fileno(), 1)
-    os.dup2(log.fileno(), 2)
+    with open(capture_dir / f"rank{os.environ.get('RANK', '0')}.log", "w", encoding="utf-8") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)  # fds 1 and 2 stay open on the file when `log` closes
 
 
 def run_rank(snippet_path: str, capture_path: str) -> None:

@@ -8,6 +8,7 @@ Snippets declared `# launch: torchrun ...` run as real separate processes.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -131,17 +132,16 @@ def _launcher_for(device: str) -> subprocess.Popen:
 @atexit.register
 def _stop_launchers() -> None:
     for server in _launchers.values():
-        server.stdin.close()  # end of input: the server returns, its forkserver follows
-        try:
+        server.stdin.close()  # end of input: the server returns
+        with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            _kill(server)
-        server.stdout.close()
+        _kill(server)  # its forkserver would notice only later that the server is gone
 
 
 def _kill(server: subprocess.Popen) -> None:
     """Stop the server, its forkserver and every rank (one session), and close its pipes."""
-    os.killpg(server.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):  # none of them left
+        os.killpg(server.pid, signal.SIGKILL)
     with server:  # closes the pipes and waits
         pass
 
@@ -153,7 +153,7 @@ def run_launched(
     *,
     launcher: str = "docverify.launched_entry",
 ) -> LaunchResult:
-    """Run `torchrun <args> snippet` for real; ranks talk over 127.0.0.1 only.
+    """Run `torchrun <args> snippet` for real, with its rendezvous on localhost.
 
     `launcher`: the module whose `main(argv)` launches (docverify.matrix_launch records per statement).
     """

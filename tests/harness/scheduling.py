@@ -3,7 +3,7 @@
 pytest-xdist hands tests out in collection order. A long test collected late
 (a torchrun launch, the built-site tests) then runs while the other worker has
 nothing left, and the suite waits for it. This hook moves the snippet cases
-first, by how long each took in the last verification report (.reports/cpu.json),
+first, by how long each took in the last verification reports (.reports/<device>.json),
 then the tests that need the built site, which is built in the background while
 the snippets run (tests/conftest.py), then the rest.
 
@@ -11,8 +11,8 @@ xdist requires every worker to collect the same tests in the same order, and
 the report can change during the run (`mkdocs serve` writes it on a save). So
 the controller reads it once and hands the durations to each worker
 (`pytest_configure_node`, xdist's public hook); a run without xdist reads it
-itself. Without a report (a fresh clone), snippets that declare a longer
-`# timeout:` go first.
+itself. A snippet that no report has timed (a fresh clone, a new file) is guessed
+from its declared `# timeout:`: a tenth of it, or 0 s for the default.
 """
 
 from __future__ import annotations
