@@ -38,7 +38,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from docverify import languages
+from docverify import languages, site_config
 from docverify import snippets as snippet_file
 from docverify.page_program import build, content_pages
 from docverify.site_text import text
@@ -97,7 +97,6 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     import markdown
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import get_files
-    from mkdocs.utils.yaml import yaml_load
 
     root = request.config.rootpath
     config = MkDocsConfig(config_file_path=str(root / "mkdocs.yml"))
@@ -107,10 +106,7 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     errors, _ = config.validate()
     assert not errors
     # pymdownx.snippets as mkdocs.yml configures it, from this checkout's root.
-    with (root / "mkdocs.yml").open(encoding="utf-8") as file:
-        extensions = yaml_load(file)["markdown_extensions"]
-    options = next(e["pymdownx.snippets"] for e in extensions if "pymdownx.snippets" in e)
-    options = {**options, "base_path": [str(root)]}
+    options = {**site_config.markdown_options(root)["pymdownx.snippets"], "base_path": [str(root)]}
     md = markdown.Markdown(
         extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options}
     )

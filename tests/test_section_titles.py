@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
+from docverify import site_config
 from hooks.generated_pages import section_titles
-
-
-class _MkdocsLoader(yaml.SafeLoader):
-    """mkdocs.yml as plain YAML: `!ENV [NAME, default]` reads as its default."""
-
-
-_MkdocsLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
 
 
 def test_every_section_folder_gets_its_nav_title(request: pytest.FixtureRequest) -> None:
     root = request.config.rootpath
-    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_MkdocsLoader)
+    config = site_config.load(root)
     titles = section_titles(config["nav"])
     folders = {
         p.name for p in (root / "docs").iterdir() if p.is_dir() and (p / "index.md").exists()

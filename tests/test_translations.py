@@ -14,9 +14,8 @@ import string
 from pathlib import Path
 
 import pytest
-import yaml
 
-from docverify import cjk_breaks, embed_roots, languages, site_text, translations
+from docverify import cjk_breaks, embed_roots, languages, site_config, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
 from hooks import generated_pages, search_terms
 
@@ -210,14 +209,6 @@ def test_a_chinese_page_shows_its_english_pages_search_terms() -> None:
     assert hook.add_terms(CHINESE, ENGLISH.replace("*中文: 词*\n", "")) == CHINESE
 
 
-def _mkdocs_config() -> dict:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_constructor("!ENV", lambda loader, node: None)
-    return yaml.load((REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-
-
 def nav_titles(nav) -> set[str]:
     if isinstance(nav, list):
         return {t for item in nav for t in nav_titles(item)}
@@ -227,10 +218,8 @@ def nav_titles(nav) -> set[str]:
 
 
 def test_every_nav_title_is_translated() -> None:
-    config = _mkdocs_config()
-    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
-    chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
-    missing = nav_titles(config["nav"]) - set(chinese["nav_translations"])
+    nav, zh_nav = _chinese_nav()
+    missing = nav_titles(nav) - set(zh_nav)
     assert not missing, f"add to nav_translations in mkdocs.yml: {sorted(missing)}"
 
 
@@ -356,10 +345,11 @@ def title_problems(nav: list, zh_nav: dict[str, str], read) -> list[str]:
 
 
 def _chinese_nav() -> tuple[list, dict[str, str]]:
-    config = _mkdocs_config()
-    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
-    chinese = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
-    return config["nav"], chinese["nav_translations"]
+    """mkdocs.yml's nav and mkdocs-static-i18n's Chinese nav translations, as MkDocs reads them."""
+    config = site_config.load(REPO_ROOT)
+    languages = config.plugins["i18n"].config["languages"]
+    chinese = next(lang for lang in languages if lang["locale"] == "zh")
+    return config["nav"], dict(chinese["nav_translations"])
 
 
 def test_each_chinese_page_title_begins_as_its_nav_title() -> None:
