@@ -155,6 +155,12 @@ ROUNDS ?= 1
 measure-snippet-ratio: $(STAMP)
 	$(BIN)/python scripts/measure_snippet_ratio.py --repeat $(ROUNDS)
 
+# Live verification: seconds from saving a snippet to `make serve`'s page showing its
+# result, in both languages (scripts/measure_live.py; PORT as for make serve).
+.PHONY: measure-live
+measure-live: $(DOCS_STAMP)
+	$(BIN)/python scripts/measure_live.py --port $(PORT)
+
 # On a GPU machine that has its own Python and torch (no .venv, nothing downloaded):
 # the CUDA and device-dependent cases; writes .reports/cuda.json and lists the `#>`
 # lines that print differently there (see CONTRIBUTING.md, "Verifying on a GPU machine").

@@ -1,0 +1,83 @@
+"""How long live verification takes from saving a snippet to the page showing its result.
+
+    make measure-live        # or: .venv/bin/python scripts/measure_live.py [--port 8123]
+
+Starts `make serve` on a free port of 127.0.0.1, waits for the first build, then
+saves snippets/tensors/reshape.py with one `#>` line made stale and times until
+the served English page shows "Live verification FAILED" (and then the Chinese
+page, 实时验证失败), then saves it back and times until the English page no
+longer shows it. The file is put back whatever happens. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SNIPPET = ROOT / "snippets" / "tensors" / "reshape.py"
+PAGES = {"en": "tensors/reshape/", "zh": "zh/tensors/reshape/"}
+FAILED = {"en": "Live verification FAILED", "zh": "实时验证失败"}
+
+
+def page(port: int, lang: str) -> str:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/{PAGES[lang]}", timeout=5) as r:
+            return r.read().decode("utf-8")
+    except OSError:  # not served yet, or rebuilding
+        return ""
+
+
+def seconds_until(condition, limit: float = 120.0) -> float:
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > limit:
+            raise TimeoutError(f"not within {limit} s")
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=8123)
+    port = parser.parse_args().port
+    original = SNIPPET.read_text(encoding="utf-8")
+    lines = original.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("#> torch.Size"))
+    stale = "".join(
+        [*lines[:at], lines[at].replace("torch.Size", "torch.Sise", 1), *lines[at + 1 :]]
+    )
+    server = subprocess.Popen(
+        ["make", "serve", f"PORT={port}"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # make, mkdocs and the live runner stop together
+    )
+    try:
+        first = seconds_until(lambda: "</html>" in page(port, "zh"), limit=600)
+        print(f"make serve: first page after {first:.1f} s")
+        time.sleep(3)  # let the watcher settle after the first build
+        SNIPPET.write_text(stale, encoding="utf-8")
+        failed = seconds_until(lambda: FAILED["en"] in page(port, "en"))
+        also_zh = seconds_until(lambda: FAILED["zh"] in page(port, "zh"))
+        print(
+            f"stale #> line saved: FAILED on the English page after {failed:.1f} s, "
+            f"on the Chinese page {also_zh:.1f} s later"
+        )
+        SNIPPET.write_text(original, encoding="utf-8")
+        fixed = seconds_until(lambda: FAILED["en"] not in page(port, "en"))
+        print(f"fixed file saved: the English page verified again after {fixed:.1f} s")
+    finally:
+        SNIPPET.write_text(original, encoding="utf-8")
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
