@@ -697,6 +697,10 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
     )
     assert failing.returncode == 1
     assert 'failing.py", line 4' in failing.output and "rank 1 fails here" in failing.output
+    unparsed = launch("unparsed", "# launch: torchrun --nproc_per_node=2 --no-such-option\n")
+    assert (
+        unparsed.returncode == 1 and "unrecognized arguments: --no-such-option" in unparsed.output
+    )
     hung = """
         # launch: torchrun --nproc_per_node=2
         # timeout: 2

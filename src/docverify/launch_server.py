@@ -33,7 +33,8 @@ def serve() -> None:
             try:
                 import_module(request["launcher"]).main(request["argv"])
                 returncode = 0
-            except Exception:  # a rank failed (ChildFailedError) or the launch did: in the log
+            except (Exception, SystemExit):  # a rank failed (ChildFailedError), or the launch
+                # did (torchrun's parser exits on a bad option): in the log, and the server goes on
                 traceback.print_exc()
                 returncode = 1
             sys.stdout.flush()
