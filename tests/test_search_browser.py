@@ -8,7 +8,7 @@ scripts/compare_search.py also runs against Material's search and Pagefind.
 
 - lookups (API names, error messages, terms of the notes): each lists its page
   in the top 3;
-- pasted error messages (other numbers than the page's): their atlas entry's
+- pasted error messages (not copied from the page): their atlas entry's
   page at rank 1, in both editions;
 - held-out questions, per edition: all list their page in the top 3, at least
   92% at rank 1 (the targets of issue 23); Chinese typed into the
