@@ -7,7 +7,7 @@
 # name is a hash of the files it installs from.
 
 # Any Python from 3.10 to 3.13 works (`make test PYTHON=python3.13`); 3.11 is the one CI
-# pins and the `#>` lines show (docverify.stacks.PINNED_PYTHON). The stamps' hashes
+# pins and the `#>` lines show (docverify.matrix.stacks.PINNED_PYTHON). The stamps' hashes
 # include the Python's version, so another Python makes .venv anew.
 PYTHON ?= python3.11
 VENV   := .venv
@@ -37,7 +37,7 @@ PYTEST_ARGS ?= -n 2
 .PHONY: serve test lint pytest build update-examples setup clean
 
 # The docs set is enough to serve. Live verification (re-running a saved snippet,
-# hooks/live_verification.py) joins by itself where the full set is installed too
+# docverify.site.live_phase) joins by itself where the full set is installed too
 # (after `make test` or `make setup`); with the docs set alone it says it is off.
 # --dirty: MkDocs rebuilds only the pages whose built file is missing or older than the
 # page; live verification removes the built pages a saved snippet changes (or all of
@@ -45,7 +45,7 @@ PYTEST_ARGS ?= -n 2
 serve: $(DOCS_STAMP)
 	@$(BIN)/python -c "import socket; socket.create_server(('127.0.0.1', $(PORT))).close()" 2>/dev/null \
 	  || { echo "make serve: port $(PORT) is in use; pick another: make serve PORT=8001" >&2; exit 1; }
-	$(BIN)/mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:$(PORT)
+	PYTHONPATH=src $(BIN)/mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	$(MAKE) --no-print-directory lint
@@ -53,14 +53,14 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory build
 
 lint: $(STAMP)
-	$(BIN)/ruff check snippets tests hooks src scripts $(wildcard benchmarks)
-	$(BIN)/ruff format --check tests hooks src scripts $(wildcard benchmarks)
+	$(BIN)/ruff check snippets tests src scripts $(wildcard benchmarks)
+	$(BIN)/ruff format --check tests src scripts $(wildcard benchmarks)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 build: $(DOCS_STAMP)
-	$(BIN)/mkdocs build --strict --site-dir $(SITE_DIR)
+	PYTHONPATH=src $(BIN)/mkdocs build --strict --site-dir $(SITE_DIR)
 
 # Rewrite the `#>` output lines of every snippet after a deliberate change
 # (one section only: `make update-examples K=tensors`).
@@ -131,7 +131,7 @@ lighthouse: $(STAMP)
 	cd tools/lighthouse && npm ci --no-audit --no-fund
 	$(BIN)/python scripts/lighthouse_accessibility.py
 
-# The version matrix: every snippet on each stack declared in src/docverify/stacks.py
+# The version matrix: every snippet on each stack declared in src/docverify/matrix/stacks.py
 # (torch 2.4 to the newest on the pinned Python; Python 3.10-3.13 on the pinned torch),
 # each in its own environment under .matrix/venvs/, made by uv from its cache. uv does
 # not read pip's configuration, so a pip constraints file (this machine's caps torch

@@ -32,10 +32,10 @@ import torch
 from torch import nn
 from torch.utils import benchmark
 
-from docverify import languages
-from docverify.machine import describe_machine
+from docverify.contract.sections import sections_module
+from docverify.i18n import languages
 from docverify.paths import GENERATED_DIR, REPO_ROOT
-from docverify.sections import sections_module
+from docverify.run.machine import describe_machine
 
 IN_FEATURES, OUT_FEATURES, BATCH = 256, 512, 8  # the notes' layer sizes: Linear(256, 512)
 LENGTHS = [4, 16, 64, 256, 1024, 4096]  # positions per sample; rows = BATCH * length

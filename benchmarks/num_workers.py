@@ -36,10 +36,10 @@ import torch
 from torch.utils.benchmark import Timer
 from torch.utils.data import DataLoader
 
-from docverify import languages
-from docverify.machine import describe_machine
+from docverify.contract.sections import sections_module
+from docverify.i18n import languages
 from docverify.paths import GENERATED_DIR, REPO_ROOT
-from docverify.sections import sections_module
+from docverify.run.machine import describe_machine
 
 OUTPUT = GENERATED_DIR / "data" / "num_workers.txt"
 SUMMARY = GENERATED_DIR / "data" / "num_workers_summary.md"

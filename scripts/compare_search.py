@@ -31,8 +31,8 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 import search_driver  # noqa: E402  (tests/search_driver.py: the browser test's own search driver)
 
-from docverify import measured  # noqa: E402
-from docverify.built_site import built_and_served  # noqa: E402
+from docverify.site import measured  # noqa: E402
+from docverify.site.built_site import built_and_served  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "generated" / "search" / "comparison.json"
 KINDS = ("lookups", "questions", "chinese_in_english")
@@ -77,7 +77,7 @@ def measure() -> dict:
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         for name, engine in engines.items():
-            # Each site is built for the address it is served at (docverify.built_site).
+            # Each site is built for the address it is served at (docverify.site.built_site).
             site = Path(tmp) / name
             with ExitStack() as stack:
                 config = (

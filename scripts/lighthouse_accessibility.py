@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's docverify, whichever the venv's is
 
-from docverify import measured  # noqa: E402
-from docverify.built_site import PAGE_TYPES, built_and_served  # noqa: E402
+from docverify.site import measured  # noqa: E402
+from docverify.site.built_site import PAGE_TYPES, built_and_served  # noqa: E402
 
 LIGHTHOUSE = ROOT / "tools" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 OUT = ROOT / "docs" / "assets" / "generated" / "accessibility" / "lighthouse.json"

@@ -1,6 +1,6 @@
 """`make matrix`: run the snippets on every declared stack and record each `#>` block's output.
 
-    python scripts/matrix.py                     # every stack in docverify.stacks
+    python scripts/matrix.py                     # every stack in docverify.matrix.stacks
     python scripts/matrix.py --stack py3.11-torch2.4.1 --stack py3.13-torch2.14.1
     python scripts/matrix.py --setup-only        # only make (or refresh) the environments
 
@@ -10,7 +10,7 @@ rerun of an unchanged stack reuses its environment (a stamp file names the hash 
 its requirements), a new one links the cached wheels instead of downloading them.
 uv does not read pip's configuration, so this machine's pip constraints file (which
 caps torch for the shared .venv) does not apply to these environments, and only to
-them. In each environment, `python -m docverify.matrix_record` (this checkout's src/ and
+them. In each environment, `python -m docverify.matrix.record` (this checkout's src/ and
 tests/ on PYTHONPATH, for the recorder and the snippet harness) writes the stack's
 results to docs/assets/generated/matrix/<stack>.json; commit them.
 """
@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from docverify.matrix import RESULTS_DIR  # noqa: E402
-from docverify.site_config import OPTIONS_VARIABLE, markdown_options  # noqa: E402
-from docverify.stacks import Stack, requirement_pins, stacks  # noqa: E402
+from docverify.matrix.records import RESULTS_DIR  # noqa: E402
+from docverify.matrix.stacks import Stack, requirement_pins, stacks  # noqa: E402
+from docverify.site.site_config import OPTIONS_VARIABLE, markdown_options  # noqa: E402
 
 VENVS = ROOT / ".matrix" / "venvs"
 
@@ -98,7 +98,7 @@ def ensure_venv(stack: Stack, uv: str) -> tuple[Path, bool]:
     return python, True
 
 
-# The recorder (docverify.matrix_record) reads snippet sections with pymdownx itself,
+# The recorder (docverify.matrix.record) reads snippet sections with pymdownx itself,
 # as the site renders them (with the options read here from mkdocs.yml, which it
 # gets in OPTIONS_VARIABLE: MkDocs and its plugins stay out of the stacks). Those
 # pure-Python packages, at requirements-docs.txt's pins for the stack's Python, join
@@ -133,7 +133,7 @@ def record(stack: Stack, python: Path, extra: list[str]) -> int:
     command = [
         str(python),
         "-m",
-        "docverify.matrix_record",
+        "docverify.matrix.record",
         "--stack",
         stack.name,
         "--out",

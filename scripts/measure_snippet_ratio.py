@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's docverify, whatever the venv points at
 
-from docverify import snippets as snippet_file  # noqa: E402
+from docverify.contract import snippets as snippet_file  # noqa: E402
 
 WORKERS = 2  # the suite's `-n 2`
 

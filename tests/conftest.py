@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify import built_site as built_site_module
+from docverify.site import built_site as built_site_module
 
 # The snippet harness (tests/harness/plugin.py), the longest tests first
 # (tests/harness/scheduling.py), and pytest's own `pytester`, which

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from docverify.report import SnippetResult
+from docverify.results.report import SnippetResult
 
 _SAMPLE = SnippetResult(
     snippet="snippets/demo/page.py",

@@ -1,7 +1,7 @@
 """axe-core on every page type, in both editions and both colour schemes: no serious violations.
 
 The page types that scripts/lighthouse_accessibility.py scores with Lighthouse
-(docverify.built_site.PAGE_TYPES), each in one edition (alternating), plus the
+(docverify.site.built_site.PAGE_TYPES), each in one edition (alternating), plus the
 search dialog open with results; in dark mode, the page with figures (and code,
 boxes and links). The colour of every token of highlighted code is measured
 separately, in both schemes. Violations of impact "serious" or "critical" fail,
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify.built_site import PAGE_TYPES
+from docverify.site.built_site import PAGE_TYPES
 
 # Tests that need chromium skip, saying why, where it is missing (the `browser` fixture).
 SERIOUS = {"serious", "critical"}

@@ -4,7 +4,7 @@
   `x-default`, the English page: the page and its twin name each other
   (Lighthouse's SEO audit refuses relative ones);
 - a `sitemap.xml` beside each of those links, where Material's language
-  switcher fetches one (docverify.sitemaps, hooks/sitemaps.py), listing only
+  switcher fetches one (docverify.site.sitemaps, sitemap_files), listing only
   pages at or under its folder;
 - the twins' paths the templates use (overrides/partials/twins.html) hold under
   a sub-path of site_url too (GitHub Pages), for the home pages as well.
@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from jinja2 import Environment, FileSystemLoader
 
-from docverify import languages
-from docverify.built_site import built_for
+from docverify.i18n import languages
 from docverify.paths import REPO_ROOT
-from docverify.sitemaps import folder_sitemaps
+from docverify.site.built_site import built_for
+from docverify.site.sitemaps import folder_sitemaps
 
 _HREFLANG = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)">')
 _LOC = re.compile(r"<loc>([^<]*)</loc>")

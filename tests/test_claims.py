@@ -1,4 +1,4 @@
-"""Every claim links to the check that proves it (docverify.proofs, docverify.claims).
+"""Every claim links to the check that proves it (docverify.contract.proofs, docverify.contract.claims).
 
 Each content page, in both languages, has at least 95% of its claim sentences
 linked to a check line or standing in a "Not verified here" box; a section
@@ -14,8 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from docverify import claims, languages, proofs
-from docverify.page_program import content_pages
+from docverify.contract import claims, proofs
+from docverify.contract.page_program import content_pages
+from docverify.i18n import languages
 from docverify.paths import DOCS_DIR, REPO_ROOT
 
 
@@ -112,7 +113,8 @@ def test_a_marker_that_resolves_badly_fails_naming_page_and_line(tmp_path: Path)
 
 
 def test_a_versions_link_goes_to_the_checks_block_in_the_version_matrix(tmp_path: Path) -> None:
-    from hooks import proof_links
+    from docverify.site import proof_links
+    from docverify.site.state import SiteBuild
 
     root = _site(tmp_path, PAGE + "It holds on every tested torch. {✓ versions:sums-to-two}\n")
     markdown = (root / "docs/topic/page.md").read_text(encoding="utf-8")
@@ -120,7 +122,7 @@ def test_a_versions_link_goes_to_the_checks_block_in_the_version_matrix(tmp_path
     ((marker, (target,)),) = resolved.items()
     assert problems == [] and target.versions and target.check.line == 8
     page = SimpleNamespace(file=SimpleNamespace(src_uri="topic/page.md"), url="topic/page/")
-    link = proof_links._link(target, page, None, "en")
+    link = proof_links._link(SiteBuild(root=root), target, page, None)
     assert 'href="#matrix-snippets-topic-page-py-8"' in link
     assert proofs.unexecuted([target], {"snippets/topic/page.py": set()}) == []  # not a line
 
@@ -140,26 +142,31 @@ def test_a_link_to_a_check_no_run_executed_is_reported() -> None:
 def test_the_build_links_each_claim_and_marks_each_check_line(tmp_path: Path) -> None:
     from mkdocs.exceptions import PluginError
 
-    from hooks import proof_links
+    from docverify.site import proof_links
 
     page = SimpleNamespace(file=SimpleNamespace(src_uri="topic/page.md"), url="topic/page/")
     line = '<span id="__span-1-1"><span class="k">assert</span> <span class="c1"># ✓ sums-to-two</span>\n</span>'
     html = f'<p>Two. <a class="proof-link" href="#proof-sums-to-two">✓</a></p><pre><code>{line}</code></pre>'
-    out = proof_links.on_post_page(html, page, {})
+    out = proof_links.anchor_checks(html, page)
     assert '<span id="__span-1-1"><a class="proof-anchor" id="proof-sums-to-two"></a>' in out
     with pytest.raises(PluginError, match=r"docs/topic/page.md: #proof-sums-to-two"):
-        proof_links.on_post_page(html.replace("✓ sums-to-two", "no mark"), page, {})
+        proof_links.anchor_checks(html.replace("✓ sums-to-two", "no mark"), page)
 
 
 def test_a_check_only_a_gpu_runs_says_so_with_its_outcome() -> None:
-    from hooks import proof_links
+    from docverify.site import proof_links
+    from docverify.site.state import SiteBuild
 
     check = proofs.Check("on-gpu", "snippets/tensors/gpu.py", 12, cuda_only=True)
     page = SimpleNamespace(file=SimpleNamespace(src_uri="tensors/gpu.md"), url="tensors/gpu/")
-    link = proof_links._link(proofs.Target(check, "docs/tensors/gpu.md"), page, None, "en")
+    build = SiteBuild(root=REPO_ROOT)
+    link = proof_links._link(build, proofs.Target(check, "docs/tensors/gpu.md"), page, None)
     assert "✓ checked on GPU only: not run yet" in link
     assert "仅在 GPU 上检查：尚未运行" in proof_links._link(
-        proofs.Target(check, "docs/tensors/gpu.md"), page, None, "zh"
+        SiteBuild(root=REPO_ROOT, lang="zh"),
+        proofs.Target(check, "docs/tensors/gpu.md"),
+        page,
+        None,
     )
 
 

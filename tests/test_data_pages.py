@@ -31,9 +31,9 @@ import sys
 import pytest
 from PIL import Image
 
-from docverify import boxes, claims
+from docverify.contract import boxes, claims
+from docverify.contract.sections import read_sections
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
-from docverify.sections import read_sections
 
 DATA_DOCS = DOCS_DIR / "data"
 DATA_SNIPPETS = REPO_ROOT / "snippets" / "data"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify import snippets as snippet_file
+from docverify.contract import snippets as snippet_file
 from docverify.paths import DOCS_DIR
 
 COMMANDS_FILE = DOCS_DIR / "distributed" / "launch_commands.sh"

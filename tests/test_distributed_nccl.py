@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from docverify import snippets as snippet_file
-from docverify.run_snippet import run_launched
+from docverify.contract import snippets as snippet_file
+from docverify.run.run_snippet import run_launched
 
 DDP_TRAIN = snippet_file.SNIPPETS_DIR / "distributed" / "ddp_train.py"
 

@@ -2,7 +2,7 @@
 
 The distributed pages say things about the notes' code as a whole ("the notes'
 code doesn't call `set_epoch`"), which no quote of a few words can show. These
-tests read the notes (docverify.boxes.SEEDS_DIR, where the quote test reads them)
+tests read the notes (docverify.contract.boxes.SEEDS_DIR, where the quote test reads them)
 and are skipped, naming the reason, where they are not present.
 """
 
@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from docverify import boxes
-from docverify.snippets import SNIPPETS_DIR
+from docverify.contract import boxes
+from docverify.contract.snippets import SNIPPETS_DIR
 
 DDP_START, DDP_END = "分布式训练\n", "Pycharm下的分布式运行"
 COLLECTIVES = SNIPPETS_DIR / "distributed" / "collectives.py"

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from docverify import boxes, front_matter, languages
-from docverify import snippets as snippet_file
-from docverify.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping, root_of
-from docverify.embeds import Embed, find_embeds, page_problems
+from docverify.contract import boxes, front_matter
+from docverify.contract import snippets as snippet_file
+from docverify.contract.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping, root_of
+from docverify.contract.embeds import Embed, find_embeds, page_problems
+from docverify.i18n import languages
 from docverify.paths import DOCS_DIR, REPO_ROOT
 
 # Markdown under docs/assets/ is a generated fragment embedded into a page, not a page.
@@ -73,7 +74,7 @@ def test_an_unembedded_file_or_section_is_reported(tmp_path: Path) -> None:
     ]
 
 
-# Pages whose body the build generates (hooks/generated_pages.py, the tags plugin).
+# Pages whose body the build generates (docverify.site.generated_pages, the tags plugin).
 GENERATED_MARKERS = (
     "<!-- verification-table -->",
     "<!-- errata-list -->",
@@ -115,20 +116,20 @@ def test_an_indented_code_block_is_reported_with_page_and_line() -> None:
 
 
 def test_the_build_names_the_line_of_the_file_under_front_matter() -> None:
-    """hooks/snippet_embeds.py gets the page without its front matter; the line it names
+    """The build's embed check gets the page without its front matter; the line it names
     is still the line of the file."""
     from types import SimpleNamespace
 
     from mkdocs.exceptions import PluginError
     from mkdocs.utils.meta import get_data
 
-    from hooks import snippet_embeds
+    from docverify.site import embed_check
+    from docverify.site.state import SiteBuild
 
     source = '---\ntags:\n  - x\n---\n\n# Title\n\n```python\n--8<-- "snippets/none.py"\n```'
     page = SimpleNamespace(file=SimpleNamespace(src_uri="p.md", content_string=source))
-    config = SimpleNamespace(config_file_path=str(REPO_ROOT / "mkdocs.yml"))
     with pytest.raises(PluginError, match=r"docs/p\.md:9: embedded file snippets/none\.py"):
-        snippet_embeds.on_page_markdown(get_data(source)[0], page, config, None)
+        embed_check.check(SiteBuild(root=REPO_ROOT), get_data(source)[0], page)
 
 
 def test_hand_written_code_in_a_page_is_reported_with_page_and_line(tmp_path: Path) -> None:
@@ -163,9 +164,9 @@ def test_an_embed_from_an_undeclared_root_is_reported_with_page_and_line() -> No
     markdown = 'Intro\n\n```toml\n--8<-- "pyproject.toml"\n```\n\n--8<-- "Makefile"\n'
     assert problems_in(markdown) == [
         "docs/p.md:4: pyproject.toml is not under a declared embed root; add its root, "
-        "with its kind of check, to ROOTS in src/docverify/embed_roots.py",
+        "with its kind of check, to ROOTS in src/docverify/contract/embed_roots.py",
         "docs/p.md:7: Makefile is not under a declared embed root; add its root, "
-        "with its kind of check, to ROOTS in src/docverify/embed_roots.py",
+        "with its kind of check, to ROOTS in src/docverify/contract/embed_roots.py",
     ]
 
 
@@ -232,7 +233,7 @@ def test_exact_path_roots_are_still_embedded() -> None:
 
 # --- boxes: corrections, caveats, "Not verified here" ---------------------------------------
 
-# English pages: a Chinese page shows its English page's 中文 terms (hooks/search_terms.py),
+# English pages: a Chinese page shows its English page's 中文 terms (docverify.site.search_terms),
 # and tests/test_translations.py holds it to its English page.
 CONTENT_PAGES = [
     p for p in PAGES if not _is_index_or_generated(p) and languages.language_of(p) == "en"

@@ -1,8 +1,8 @@
 """Every content page's downloads, in both languages: the code the page shows, and what it needs.
 
-The build (hooks/downloads.py) writes `<page>.py` and `<page>.ipynb` next to
+The build (docverify.site.downloads) writes `<page>.py` and `<page>.ipynb` next to
 each content page and its translation, and links both under its title. Here the
-hook runs once, as the build runs it, and for every page in every language:
+phase runs once, as the build runs it, and for every page in every language:
 
 - both files exist and the links to them resolve;
 - the script and the notebook's code cells are the page's code blocks as
@@ -38,11 +38,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from docverify import languages, site_config
-from docverify import snippets as snippet_file
-from docverify.page_program import build, content_pages
-from docverify.site_text import text
-from hooks import badges, downloads
+from docverify.contract import snippets as snippet_file
+from docverify.contract.page_program import build, content_pages
+from docverify.i18n import languages
+from docverify.i18n.site_text import text
+from docverify.site import badges, downloads, site_config
+from docverify.site.state import SiteBuild
 
 SITE_URL = "https://example.org/notes/"
 # mkdocs-static-i18n serves each edition under its own folder (mkdocs.yml).
@@ -70,7 +71,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @dataclass
 class Site:
-    files: object  # mkdocs Files after the downloads hook ran
+    files: object  # mkdocs Files after the downloads phase ran
     snippets: object  # pymdownx.snippets' preprocessor, as mkdocs.yml configures it
     notebooks: dict = field(default_factory=dict)
 
@@ -93,7 +94,7 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The site's files after the downloads hook ran, as `mkdocs build` runs it."""
+    """The site's files after the downloads phase ran, as `mkdocs build` runs it."""
     import markdown
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import get_files
@@ -110,7 +111,8 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     md = markdown.Markdown(
         extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options}
     )
-    return Site(downloads.on_files(get_files(config), config), md.preprocessors["snippet"])
+    files = downloads.add_files(SiteBuild(root=root), get_files(config), config)
+    return Site(files, md.preprocessors["snippet"])
 
 
 def shown_python_blocks(markdown: str, snippets) -> list[str]:
@@ -306,7 +308,7 @@ def test_a_download_that_hides_a_need_fails(tmp_path: Path, need: str) -> None:
     config.load_dict({"site_name": "t", "docs_dir": str(tmp_path / "docs")})
     config.load_dict({"site_dir": str(tmp_path / "site")})
     assert not config.validate()[0]
-    built = Site(downloads.on_files(get_files(config), config), None)
+    built = Site(downloads.add_files(SiteBuild(root=tmp_path), get_files(config), config), None)
     for page_path in ("docs/topic/page.md", "docs/topic/page.zh.md"):
         program = build(page_path, tmp_path)
         first_lines = _first_lines(built, page_path, program)
@@ -325,7 +327,7 @@ def test_a_download_that_hides_a_need_fails(tmp_path: Path, need: str) -> None:
 
 def test_a_snippet_that_reads_this_repository_must_declare_it(tmp_path: Path) -> None:
     # Downloaded, a file has no checkout around it: the suite runs snippets the same way.
-    from docverify.run_snippet import run_in_process  # imports torch: only for this test
+    from docverify.run.run_snippet import run_in_process  # imports torch: only for this test
 
     checkout = tmp_path / "checkout"
     checkout.mkdir()
@@ -377,7 +379,7 @@ def test_run_it_lines_say_which_snippets_need_a_gpu(request: pytest.FixtureReque
     for page in _pages(root):
         lang = languages.language_of(page)
         markdown = (root / page).read_text(encoding="utf-8")
-        shown = badges.add_run_instructions(page, markdown, lang)
+        shown = badges.add_run_instructions(SiteBuild(root=root, lang=lang), page, markdown)
         line = re.search(r'<p class="run-it" markdown>(.*)</p>', shown)[1]
         items = re.findall(r"`(?:python|torchrun[^`]*) (snippets/[^`]+\.py)`([^·]*)", line)
         assert items, f"{page}: no run-it line: {line}"
@@ -391,7 +393,7 @@ def test_run_it_lines_say_which_snippets_need_a_gpu(request: pytest.FixtureReque
 
 
 def test_site_markdown_becomes_plain_markdown(tmp_path: Path) -> None:
-    from docverify.notebook import page_notebook
+    from docverify.site.notebook import page_notebook
 
     (tmp_path / "snippets" / "topic").mkdir(parents=True)
     (tmp_path / "docs" / "topic").mkdir(parents=True)
@@ -482,14 +484,14 @@ def test_a_committed_download_fails_the_build(tmp_path: Path) -> None:
     config.load_dict({"site_dir": str(tmp_path / "site")})
     assert not config.validate()[0]
     with pytest.raises(PluginError, match=r"docs/topic/page.ipynb: the build generates"):
-        downloads.on_files(get_files(config), config)
+        downloads.add_files(SiteBuild(root=tmp_path), get_files(config), config)
 
 
 def test_an_invalid_notebook_is_not_written() -> None:
     # Cells are copies of nbformat's own blank cells, checked once with the whole notebook.
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from docverify.notebook import notebook_text
+    from docverify.site.notebook import notebook_text
 
     notebook = new_notebook(cells=[new_code_cell("print(1)")])
     assert '"print(1)"' in notebook_text(notebook)

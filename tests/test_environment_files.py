@@ -21,8 +21,8 @@ import pytest
 import yaml
 
 from docverify import pyproject as pyproject_toml
+from docverify.matrix.stacks import PINNED_PYTHON, marker_applies, version_key
 from docverify.paths import REPO_ROOT
-from docverify.stacks import PINNED_PYTHON, marker_applies, version_key
 
 REQUIREMENTS = REPO_ROOT / "requirements.txt"
 ENVIRONMENT_SETUP = REPO_ROOT / "environment-setup"

@@ -1,4 +1,4 @@
-"""The 简体中文 pages use one Chinese term per concept (tests/glossary_zh.yaml, docverify.glossary)."""
+"""The 简体中文 pages use one Chinese term per concept (tests/glossary_zh.yaml, docverify.i18n.glossary)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from docverify import glossary
+from docverify.i18n import glossary
 from docverify.paths import REPO_ROOT
 
 TERMS = glossary.load()

@@ -12,7 +12,7 @@ import pytest
 import torch  # noqa: F401  (loaded before pytester: see conftest.inner_suite)
 from conftest import run_inner
 
-from docverify.output_diffs import output_line_diffs, pinned_torch, render
+from docverify.run.output_diffs import output_line_diffs, pinned_torch, render
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

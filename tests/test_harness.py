@@ -16,10 +16,10 @@ import pytest
 import torch
 from conftest import TEST_SNIPPETS, run_inner
 
-from docverify import isolation
-from docverify import snippets as snippet_file
-from docverify.print_capture import expected_source
-from docverify.run_snippet import run_in_process, run_launched
+from docverify.contract import snippets as snippet_file
+from docverify.run import isolation
+from docverify.run.print_capture import expected_source
+from docverify.run.run_snippet import run_in_process, run_launched
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 
@@ -543,7 +543,7 @@ def test_sections_are_read_as_pymdownx_renders_them(tmp_path: Path) -> None:
     and sections_module all get pymdownx's own text, with each line's file line."""
     import markdown
 
-    from docverify.sections import render, sections_module
+    from docverify.contract.sections import render, sections_module
 
     path = write_snippet(
         tmp_path,
@@ -623,31 +623,26 @@ def test_a_second_checkout_checks_its_own_snippets_with_its_own_code(tmp_path: P
     assert "snippets/x.py:2: `#>` output lines differ" in done.stdout
 
 
-def test_the_site_build_imports_this_checkouts_docverify(tmp_path: Path) -> None:
-    """With another `docverify` first on the path (the editable install of a shared venv
-    made in another checkout), the MkDocs hooks still import this checkout's src/.
-    MkDocs restores `sys.path` after loading each hook, so hooks/checkout.py must import
-    the package, not only put src/ on the path."""
-    other = tmp_path / "other_checkout_src" / "docverify"
-    other.mkdir(parents=True)
-    (other / "__init__.py").write_text("")  # an empty package: no docverify.embeds etc.
-    probe = (
-        "import sys\n"
-        "from mkdocs.config import load_config\n"
-        "load_config('mkdocs.yml')  # loads the hooks, in mkdocs.yml's order\n"
-        "print(sys.modules['docverify'].__file__)\n"
-    )
+def test_a_plugin_from_another_checkout_stops_the_build(tmp_path: Path) -> None:
+    """A virtual environment shared between checkouts points its editable install at one
+    of them: `mkdocs build` in another checkout would build its pages with that checkout's
+    plugin. The plugin says so and stops; `make build` (PYTHONPATH=src) builds."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "src" / "docverify").mkdir(parents=True)  # that checkout's own machinery
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - notes\n", encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(other.parent), "NO_MKDOCS_2_WARNING": "1"},
+        [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(tmp_path / "site")],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert Path(done.stdout.strip()) == ROOT / "src" / "docverify" / "__init__.py"
+    assert done.returncode != 0
+    assert f"the plugin comes from {ROOT / 'src' / 'docverify'}" in done.stderr, done.stderr[-2000:]
+    assert f"not from {tmp_path / 'src'}" in done.stderr
 
 
 # --- torchrun-launched snippets ------------------------------------------------------------
@@ -671,7 +666,7 @@ def test_launched_ranks_share_a_warm_launcher_and_a_hung_launch_is_stopped(tmp_p
         print("torch" in sys.modules, "TORCHELASTIC_RUN_ID" in os.environ)  # before any import here
         print(open(f"/proc/{os.getppid()}/cmdline").read().replace("\\0", " "))
         import importlib.util
-        print(importlib.util.find_spec("hooks"))  # a folder of this checkout, as python SNIPPET sees it
+        print(importlib.util.find_spec("snippets"))  # a folder of this checkout, as python SNIPPET sees it
     """
     first, second = launch("first", parent), launch("second", parent)
     assert first.returncode == 0, first.output
@@ -760,7 +755,7 @@ def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest
     read their own version of it (xdist aborts when their collections differ)."""
     from sample_results import sample_result
 
-    from docverify import report
+    from docverify.results import report
 
     for name in ("a", "b", "c"):
         (inner_suite.path / "snippets" / f"{name}.py").write_text("x = 1\n")
@@ -772,7 +767,7 @@ def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest
         f"""
         import os
         from pathlib import Path
-        from docverify import report
+        from docverify.results import report
 
         pytest_plugins = ["harness.plugin", "harness.scheduling"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -21,9 +22,10 @@ import markdown as markdown_lib
 import pytest
 from sample_results import sample_result
 
-from docverify import live, live_check, report
 from docverify.paths import REPO_ROOT
-from hooks import badges
+from docverify.results import report
+from docverify.run import live_check
+from docverify.site import badges, live
 
 
 def write(path: Path, text: str) -> Path:
@@ -289,19 +291,24 @@ def test_without_torch_live_verification_is_off_with_one_clear_log_line(
         live.stop()
 
 
-def test_the_hooks_do_not_import_torch() -> None:
+def test_the_plugin_does_not_import_torch() -> None:
     code = textwrap.dedent(
         """
-        import importlib.util, sys
-        for name in ("checkout", "snippet_embeds", "live_verification", "badges", "generated_pages"):
-            spec = importlib.util.spec_from_file_location(name, f"hooks/{name}.py")
-            sys.modules[name] = module = importlib.util.module_from_spec(spec)  # as MkDocs does
-            spec.loader.exec_module(module)
+        import sys
+        from importlib.metadata import entry_points
+        (plugin,) = [e for e in entry_points(group="mkdocs.plugins") if e.name == "notes"]
+        plugin.load()  # as MkDocs loads it: every phase with it
         print(sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy")))
         """
     )
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     assert out.stdout.strip() == "[]"
 
@@ -311,7 +318,7 @@ def test_the_hooks_do_not_import_torch() -> None:
 
 @pytest.fixture
 def site_copy(tmp_path: Path) -> Path:
-    """This site (real mkdocs.yml, both languages, all hooks) in a folder of its own,
+    """This site (real mkdocs.yml, both languages, this checkout's plugin) in a folder of its own,
     with one section of pages: it builds in a fifth of the time, and the rest of
     the navigation is reported missing, as MkDocs does for any page not found."""
     root = tmp_path / "site-copy"
@@ -330,8 +337,6 @@ def site_copy(tmp_path: Path) -> Path:
         "environment-setup",
         ".run",
         "benchmarks",
-        "hooks",
-        "src",
         "overrides",
         "tests",  # pages link named tests as proofs
     ):
@@ -339,6 +344,9 @@ def site_copy(tmp_path: Path) -> Path:
     # (the requirements: the matrix's stacks; requirements.txt includes the docs set)
     for name in ("mkdocs.yml", "requirements.txt", "requirements-docs.txt"):
         shutil.copy2(REPO_ROOT / name, root / name)
+    # No plugin code of its own: it builds with this checkout's (nothing to watch there).
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    (root / "mkdocs.yml").write_text(config.replace("  - src/docverify\n", ""), encoding="utf-8")
     return root
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docverify import measured, site_config
-from docverify.built_site import PAGE_TYPES
 from docverify.paths import REPO_ROOT
+from docverify.site import measured, site_config
+from docverify.site.built_site import PAGE_TYPES
 
 
 def _script(name: str):

@@ -15,8 +15,8 @@ import pytest
 import torch
 from torch import nn
 
+from docverify.contract.sections import sections_module
 from docverify.paths import REPO_ROOT
-from docverify.sections import sections_module
 
 
 def _sections(path: Path, *names: str) -> dict:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docverify.page_program import content_pages, fenced_embeds
+from docverify.contract.page_program import content_pages, fenced_embeds
 
 SNAKE_CASE = re.compile(r"_?[a-z0-9]+(?:_[a-z0-9]+)*")
 

@@ -2,7 +2,7 @@
 
 For every content page (a page under docs/ that shows Python code):
 
-1. Static check (docverify.shown_code): the first code block is the page's
+1. Static check (docverify.contract.shown_code): the first code block is the page's
    `setup` section, in a collapsed "Set-up" box; every name the shown code
    uses is bound by the shown code (or is a builtin), no later than where it
    is used; it imports only torch, torchvision, einops, numpy, matplotlib, PIL
@@ -10,7 +10,7 @@ For every content page (a page under docs/ that shows Python code):
    line of the code block and the snippet file:line.
 2. Its prints equal the `#>` lines it shows. When the page program is
    statement for statement the start of its snippet file
-   (docverify.page_program.covering_snippet), tests/test_snippets.py has
+   (docverify.contract.page_program.covering_snippet), tests/test_snippets.py has
    already run exactly that code and checked every `#>` line, so it is not
    run twice. Otherwise it is run here on its own, in-process in a fresh
    `__main__` with the snippets' isolation (or under torchrun when the page
@@ -29,9 +29,14 @@ from pathlib import Path
 
 import pytest
 
-from docverify.page_program import build, content_pages, covering_snippet
-from docverify.run_page import PageProgramError, run_page_program
-from docverify.shown_code import import_problems, name_problems, program_problems, setup_problems
+from docverify.contract.page_program import build, content_pages, covering_snippet
+from docverify.contract.shown_code import (
+    import_problems,
+    name_problems,
+    program_problems,
+    setup_problems,
+)
+from docverify.run.run_page import PageProgramError, run_page_program
 from harness.plugin import cuda_available
 
 
@@ -337,8 +342,8 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
 def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.FixtureRequest) -> None:
     from sample_results import sample_result
 
-    from docverify import report
-    from docverify.page_program import program_verified_by
+    from docverify.contract.page_program import program_verified_by
+    from docverify.results import report
 
     root = request.config.rootpath
     reshape = program_verified_by("snippets/tensors/reshape.py", root)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -88,8 +89,8 @@ def test_the_docs_set_is_what_the_site_build_needs_and_no_more() -> None:
     assert {"pagefind", "jieba"} <= _pinned(MEASURE_REQUIREMENTS)
 
 
-def test_hooks_import_without_torch_or_the_test_stack() -> None:
-    # What the docs set installs must be enough for every hook mkdocs.yml loads: MkDocs
+def test_the_plugin_loads_without_torch_or_the_test_stack() -> None:
+    # What the docs set installs must be enough for the plugins mkdocs.yml loads: MkDocs
     # itself loads them here, with the test stack made unimportable.
     blocked = ("torch", "torchvision", "numpy", "matplotlib", "pytest", "playwright", "harness")
     program = textwrap.dedent(
@@ -101,20 +102,26 @@ def test_hooks_import_without_torch_or_the_test_stack() -> None:
                     raise ImportError(f"the docs set has no {{name}}")
         sys.meta_path.insert(0, Block())
         from mkdocs.config import load_config
-        print(sorted(load_config("mkdocs.yml")["hooks"]))
+        print(sorted(load_config("mkdocs.yml")["plugins"]))
         """
     )
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
     result = subprocess.run(
-        [sys.executable, "-c", program], cwd=REPO_ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-c", program],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
-    assert "hooks/live_verification.py" in result.stdout
+    assert "'notes'" in result.stdout
 
 
 def test_python_version_is_the_same_everywhere() -> None:
     # Any of 3.10-3.13 installs and runs (pyproject, the Makefile's check); one of them,
     # the pinned Python, is the default, CI's and the version matrix's reference.
-    from docverify.stacks import PINNED_PYTHON
+    from docverify.matrix.stacks import PINNED_PYTHON
 
     pyproject = pyproject_toml.load(REPO_ROOT)
     assert pyproject["project"]["requires-python"] == ">=3.10,<3.14"
@@ -132,7 +139,7 @@ def test_python_version_is_the_same_everywhere() -> None:
 def test_each_requirements_line_with_a_marker_has_its_pinned_python_twin() -> None:
     # `numpy==2.2.6; python_version < "3.11"` needs `numpy==X; python_version >= "3.11"`:
     # every package is pinned exactly once for every Python from 3.10 to 3.13.
-    from docverify.stacks import requirement_pins
+    from docverify.matrix.stacks import requirement_pins
 
     names = _pinned(REQUIREMENTS) | _pinned(DOCS_REQUIREMENTS)
     for python in ("3.10", "3.11", "3.12", "3.13"):
@@ -142,8 +149,8 @@ def test_each_requirements_line_with_a_marker_has_its_pinned_python_twin() -> No
 
 
 def test_the_ci_version_matrix_is_the_declared_one() -> None:
-    # The workflow's strategy matrix lists exactly the stacks of docverify.stacks.
-    from docverify.stacks import stacks
+    # The workflow's strategy matrix lists exactly the stacks of docverify.matrix.stacks.
+    from docverify.matrix.stacks import stacks
 
     jobs = [job for path in WORKFLOWS for job in _workflow(path)["jobs"].values()]
     matrices = [j["strategy"]["matrix"]["stack"] for j in jobs if "strategy" in j]
@@ -235,7 +242,7 @@ def test_make_serve_serves_the_docs_set_at_the_root_of_localhost(
     monkeypatch.delenv("SITE_URL", raising=False)
     config = load_config(str(REPO_ROOT / "mkdocs.yml"))
     assert config["site_url"] == "http://127.0.0.1:8000/"
-    assert {"snippets", "hooks"} <= {Path(p).name for p in config["watch"]}
+    assert {"snippets", "docverify"} <= {Path(p).name for p in config["watch"]}
     serve = make_dry_run("serve")
     assert "-r requirements-docs.txt" in serve and "-r requirements.txt" not in serve
     assert "mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:8000" in serve
@@ -284,19 +291,12 @@ def test_a_copied_environment_is_named_with_the_way_out(tmp_path: Path) -> None:
     assert f"make a new one: rm -rf {venv} && make setup" in done.stderr
 
 
-def test_the_map_of_the_machinery_names_every_module_once() -> None:
-    """CONTRIBUTING.md's map: one line per module of src/docverify, hooks and tests/harness."""
+def test_the_map_of_the_machinery_is_the_code_s_own() -> None:
+    """CONTRIBUTING.md's map: every module of src/docverify and tests/harness, as their
+    docstrings and imports say (docverify.machinery_map)."""
+    from docverify.machinery_map import rewrite
+
     contributing = (REPO_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = contributing.split("## Map of the machinery", 1)[1].split("\n## ", 1)[0]
-    mapped = re.findall(r"^- `([^`]+\.py)`: \S", section, flags=re.MULTILINE)
-    modules = sorted(
-        path.relative_to(REPO_ROOT).as_posix()
-        for folder in ("src/docverify", "hooks", "tests/harness")
-        for path in (REPO_ROOT / folder).glob("*.py")
-        if path.name != "__init__.py"
+    assert rewrite(contributing) == contributing, (
+        "CONTRIBUTING.md's map is out of date: run `python -m docverify.machinery_map --write`"
     )
-    assert sorted(set(mapped)) == modules, {
-        "not in the map": sorted(set(modules) - set(mapped)),
-        "in the map, no such file": sorted(set(mapped) - set(modules)),
-    }
-    assert len(mapped) == len(set(mapped)), "a module is listed twice"

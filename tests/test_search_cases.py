@@ -11,7 +11,7 @@ import re
 import pytest
 from search_driver import Case, load_cases
 
-from docverify import languages
+from docverify.i18n import languages
 from docverify.paths import DOCS_DIR
 
 LOOKUPS = load_cases("lookups")

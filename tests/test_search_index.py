@@ -1,4 +1,4 @@
-"""What a page's search document holds (docverify.search_index), field by field.
+"""What a page's search document holds (docverify.site.search_index), field by field.
 
 The browser test (tests/test_search_browser.py) measures the ranking end to end;
 this pins the two rules it depends on that a built page rarely shows in isolation.
@@ -6,7 +6,7 @@ this pins the two rules it depends on that a built page rarely shows in isolatio
 
 from __future__ import annotations
 
-from docverify.search_index import page_document
+from docverify.site.search_index import page_document
 
 PAGE = """<article class="md-content__inner md-typeset">
 <h1>Distributed errors</h1>

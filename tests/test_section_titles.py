@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docverify import site_config
-from hooks.generated_pages import section_titles
+from docverify.site import site_config
+from docverify.site.generated_pages import section_titles
 
 
 def test_every_section_folder_gets_its_nav_title(request: pytest.FixtureRequest) -> None:

@@ -3,10 +3,10 @@ and requests nothing from another host.
 
 Lighthouse's best-practices audit fails a page on any console error
 (`errors-in-console`), and a failed request logs one: before the sitemaps beside
-each page (hooks/sitemaps.py), Material's language switcher requested
+each page (docverify.site.sitemap_files), Material's language switcher requested
 `sitemap.xml` beside each hreflang link and got a 404 on every page (and a
 site built for another address than it is served at would request them
-there). Here each page of docverify.built_site.PAGE_TYPES is opened in chromium
+there). Here each page of docverify.site.built_site.PAGE_TYPES is opened in chromium
 in both editions and waited on until its scripts' requests have settled.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from docverify.built_site import PAGE_TYPES
+from docverify.site.built_site import PAGE_TYPES
 
 SETTLE_S = 0.1  # no request in flight for this long: the page's scripts are done
 TIMEOUT_S = 15.0

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from sample_results import sample_result
 
-from docverify import cjk_breaks, embed_roots, languages, report
-from docverify.embeds import find_fences
+from docverify.contract.embeds import blocks, counts, find_fences
+from docverify.i18n import cjk_breaks, languages
 from docverify.paths import DOCS_DIR, REPO_ROOT
-from hooks import badges, generated_pages
+from docverify.results import report
+from docverify.site import badges, generated_pages
 
 PAGE = "docs/tensors/reshape.md"
 SNIPPET = "snippets/tensors/reshape.py"
@@ -42,21 +43,21 @@ def test_every_embedded_code_block_gets_a_badge_that_follows_the_report(reports_
     markdown = (REPO_ROOT / PAGE).read_text(encoding="utf-8")
     fences = len(find_fences(PAGE, markdown))
 
-    unverified = badges.add_badges(PAGE, markdown, reports(reports_dir))
+    unverified = badges.add_badges(PAGE, markdown, reports(reports_dir), root=REPO_ROOT)
     assert unverified.count("not verified in this build") == fences
 
     report.merge_results([result("passed")], reports_dir)
-    passed = badges.add_badges(PAGE, markdown, reports(reports_dir))
+    passed = badges.add_badges(PAGE, markdown, reports(reports_dir), root=REPO_ROOT)
     assert passed.count("verified · torch 2.14.1 · CPU · 2026-01-02") == fences
 
     report.merge_results([result("failed")], reports_dir)
-    failed = badges.add_badges(PAGE, markdown, reports(reports_dir))
+    failed = badges.add_badges(PAGE, markdown, reports(reports_dir), root=REPO_ROOT)
     assert failed.count("FAILED on CPU") == fences
 
 
 def test_gpu_report_adds_gpu_to_the_badge(reports_dir: Path) -> None:
     report.merge_results([result("passed"), result("passed", "cuda")], reports_dir)
-    assert "CPU + GPU" in badges.badge(SNIPPET, reports(reports_dir)).html()
+    assert "CPU + GPU" in badges.badge(SNIPPET, reports(reports_dir), root=REPO_ROOT).html()
 
 
 def test_reports_merge_per_snippet_and_drop_deleted_files(reports_dir: Path) -> None:
@@ -67,7 +68,7 @@ def test_reports_merge_per_snippet_and_drop_deleted_files(reports_dir: Path) -> 
 
 def test_verification_table_lists_both_devices(reports_dir: Path) -> None:
     report.merge_results([result("passed"), result("failed", "cuda")], reports_dir)
-    table = generated_pages.verification_table(reports(reports_dir))
+    table = generated_pages.verification_table(reports(reports_dir), DOCS_DIR, REPO_ROOT)
     assert f"| `{SNIPPET}` | view | passed" in table
     assert "**FAILED**" in table
 
@@ -86,7 +87,7 @@ def test_verification_table_counts_not_verified_boxes_per_page(
     )
     (docs / "tensors" / "prose.md").write_text("# P\n\n" + box.format("three"), encoding="utf-8")
     report.merge_results([result("passed")], reports_dir)
-    table = generated_pages.verification_table(reports(reports_dir), docs).splitlines()
+    table = generated_pages.verification_table(reports(reports_dir), docs, REPO_ROOT).splitlines()
     assert f"| [tensors/reshape.md](tensors/reshape.md) | 2 | `{SNIPPET}` | view | passed" in (
         "\n".join(table)
     )
@@ -103,7 +104,7 @@ def test_errata_grow_when_a_page_adds_a_correction(tmp_path: Path) -> None:
         page.read_text(encoding="utf-8") + '\n??? correction "Correction: second"\n    原文: b\n',
         encoding="utf-8",
     )
-    listed = generated_pages.errata_list(docs)
+    listed = generated_pages.errata_list(docs, {})
     assert "[Correction: first](topic/page.md)" in listed
     assert "[Correction: second](topic/page.md)" in listed
 
@@ -118,7 +119,7 @@ def test_errata_list_corrections_only_and_count_every_kind(tmp_path: Path) -> No
         '!!! unverified "Not verified here: GPUs"\n    **Why:** x. **Checked instead:** y.\n',
         encoding="utf-8",
     )
-    listed = generated_pages.errata_list(docs)
+    listed = generated_pages.errata_list(docs, {})
     assert "[Correction: wrong](topic/page.md)" in listed
     assert "原文: 「a b」" in listed  # the whole quote, not its first line
     assert "Caveat: incomplete" not in listed
@@ -141,13 +142,13 @@ def test_errata_of_the_real_site_include_every_correction_box(lang: str) -> None
 
 
 def test_run_command_uses_torchrun_for_launched_snippets(tmp_path: Path) -> None:
-    assert badges.run_command(SNIPPET) == f"python {SNIPPET}"
+    assert badges.run_command(SNIPPET, REPO_ROOT) == f"python {SNIPPET}"
     launched = tmp_path / "ddp.py"
     launched.write_text("# launch: torchrun --nproc_per_node=2\nprint(1)\n", encoding="utf-8")
-    assert badges.run_command(str(launched)) == f"torchrun --nproc_per_node=2 {launched}"
+    assert badges.run_command(str(launched), REPO_ROOT) == f"torchrun --nproc_per_node=2 {launched}"
 
 
-# --- every block's badge says its kind of check (docverify.embed_roots) ----------------------
+# --- every block's badge says its kind of check (docverify.contract.embed_roots) ----------------------
 
 BADGE = '<p class="snippet-badge verified">verified</p>'
 CODE = '<div class="highlight"><pre><span></span><code>x = 1\n</code></pre></div>\n'
@@ -166,7 +167,7 @@ def test_every_embedded_block_gets_one_badge_saying_its_kind(reports_dir: Path) 
         '```python\n--8<-- "benchmarks/num_workers.py"\n```\n\n'
         '--8<-- "docs/assets/generated/models/conv1d_linear_summary.md"\n\nProse.\n'
     )
-    out = badges.add_badges("docs/p.md", markdown, reports(reports_dir))
+    out = badges.add_badges("docs/p.md", markdown, reports(reports_dir), root=REPO_ROOT)
     lines = [line for line in out.splitlines() if 'class="snippet-badge' in line]
     assert len(lines) == 5, lines
     run, tested, by_snippet, shown, fragment = lines
@@ -186,16 +187,16 @@ def test_a_code_block_without_exactly_one_badge_fails_the_build() -> None:
 
     source = "# P\n\nProse.\n\n    x = 1\n"  # an indented block: code written into the page
     page = SimpleNamespace(file=SimpleNamespace(src_uri="p.md", content_string=source))
-    assert badges.on_post_page(CODE + BADGE, page, {}) == CODE + BADGE
+    assert badges.check_html(CODE + BADGE, page) == CODE + BADGE
     for html, found in ((CODE + "<p>Prose.</p>", 0), (CODE + BADGE + "\n" + BADGE, 2)):
         with pytest.raises(
             PluginError,
             match=rf"docs/p.md:5: code block 1 \('x = 1'\) is "
             rf"followed by {found} badge lines, not 1",
         ):
-            badges.on_post_page(html, page, {})
+            badges.check_html(html, page)
     with pytest.raises(PluginError, match="code written into the page: embed it from snippets/"):
-        badges.on_post_page(CODE + "<p>Prose.</p>", page, {})
+        badges.check_html(CODE + "<p>Prose.</p>", page)
 
 
 def test_headline_is_counted_from_the_roots(tmp_path: Path) -> None:
@@ -209,7 +210,7 @@ def test_headline_is_counted_from_the_roots(tmp_path: Path) -> None:
         '--8<-- "docs/assets/generated/models/conv1d_linear_summary.md"\n',
         encoding="utf-8",
     )
-    assert embed_roots.headline(embed_roots.blocks(docs)) == (
+    assert generated_pages.headline(blocks(docs)) == (
         "4 code blocks on this site: 2 run with their outputs compared, "
         "1 validated by a named test, 1 shown only (each says why). "
         "1 generated fragment in the prose (benchmark tables): 1 validated by a named test."
@@ -230,12 +231,12 @@ def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Pa
     pages = {
         p.relative_to(site_dir).as_posix(): p.read_text("utf-8") for p in site_dir.rglob("*.html")
     }
-    problems = [p for name, html in pages.items() for p in embed_roots.badge_problems(name, html)]
+    problems = [p for name, html in pages.items() for p in badges.badge_problems(name, html)]
     assert not problems, "\n".join(problems)
     # Every code block in the HTML is one the embed table counts, in each edition, and each
     # edition's home page says how many.
-    found = embed_roots.blocks(DOCS_DIR)
-    code, _ = embed_roots.counts(found)
+    found = blocks(DOCS_DIR)
+    code, _ = counts(found)
     for lang in languages.LANGUAGES:
         prefix = "" if lang == languages.DEFAULT else f"{lang}/"
         edition = {
@@ -244,7 +245,7 @@ def test_every_code_block_of_the_built_site_has_exactly_one_badge(built_site: Pa
             if name.startswith(prefix) and (prefix or not name.startswith(("zh/",)))
         }
         assert sum(html.count("</pre>") for html in edition.values()) == sum(code.values()) > 0
-        headline = html_lib.escape(embed_roots.headline(found, lang), quote=False)
+        headline = html_lib.escape(generated_pages.headline(found, lang), quote=False)
         assert headline in edition[f"{prefix}index.html"], lang
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from docverify import snippets as snippet_file
-from docverify.line_trace import unreached
-from docverify.matrix_accept import recorded_source
-from docverify.output_diffs import output_line_diffs
-from docverify.page_program import program_verified_by
-from docverify.print_capture import PrintRecord, expected_source, output_mismatch
+from docverify.contract import snippets as snippet_file
+from docverify.contract.line_trace import unreached
+from docverify.contract.page_program import program_verified_by
+from docverify.matrix.accept import recorded_source
 from docverify.problems import listed
-from docverify.report import content_sha256
-from docverify.run_snippet import run_in_process, run_launched
+from docverify.results.report import content_sha256
+from docverify.run.output_diffs import output_line_diffs
+from docverify.run.print_capture import PrintRecord, expected_source, output_mismatch
+from docverify.run.run_snippet import run_in_process, run_launched
 from harness.plugin import cuda_available
 
 

@@ -1,4 +1,4 @@
-"""The 简体中文 edition is complete and shows the same code (docverify.translations, site_text).
+"""The 简体中文 edition is complete and shows the same code (docverify.i18n.translations, site_text).
 
 Every English page has its `.zh.md` twin with the same embeds in the same
 order, the same heading anchors, the same boxes with the same 原文 quotes and
@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from docverify import cjk_breaks, embed_roots, languages, site_config, site_text, translations
+from docverify.contract import embed_roots
+from docverify.i18n import cjk_breaks, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
-from hooks import generated_pages, search_terms
+from docverify.site import generated_pages, search_terms, site_config
 
 PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in languages.source_pages(DOCS_DIR)]
 
@@ -223,7 +224,7 @@ def test_every_nav_title_is_translated() -> None:
     assert not missing, f"add to nav_translations in mkdocs.yml: {sorted(missing)}"
 
 
-# --- no line break that shows as a stray space in Chinese text (docverify.cjk_breaks) ---------
+# --- no line break that shows as a stray space in Chinese text (docverify.i18n.cjk_breaks) ---------
 
 ZH_PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in cjk_breaks.chinese_pages()]
 
@@ -232,7 +233,7 @@ ZH_PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in cjk_breaks.chinese_page
 def test_no_chinese_sentence_is_broken_across_source_lines(page: str) -> None:
     problems = cjk_breaks.source_breaks(page, _read(page))
     assert not problems, (
-        "\n".join(problems) + "\n(`python -m docverify.cjk_breaks --fix` joins them)"
+        "\n".join(problems) + "\n(`python -m docverify.i18n.cjk_breaks --fix` joins them)"
     )
 
 

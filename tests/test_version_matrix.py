@@ -1,7 +1,7 @@
 """The version matrix: its recorder, its records' staleness, and what the site shows from them.
 
 `make matrix` records per stack and per `#>` block what the snippets print
-(docverify.matrix_record); hooks/version_matrix.py shows it under each block. These
+(docverify.matrix.record); docverify.site.matrix_lines shows it under each block. These
 tests run the recorder on small snippets of their own, and feed the hook records
 that are current, stale or missing, in a checkout of their own (tmp_path).
 """
@@ -15,14 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from docverify import matrix
-from docverify.matrix import BlockResult, FileRecord, StackResult, compare_blocks, shown_blocks
-from docverify.matrix_view import Matrix, _runs
+from docverify.contract.snippets import load
+from docverify.matrix import records as matrix
+from docverify.matrix.records import (
+    BlockResult,
+    FileRecord,
+    StackResult,
+    compare_blocks,
+    shown_blocks,
+)
+from docverify.matrix.stacks import stacks
+from docverify.matrix.view import Matrix, _runs
 from docverify.paths import REPO_ROOT
-from docverify.print_capture import PrintRecord
-from docverify.snippets import load
-from docverify.stacks import stacks
-from hooks import version_matrix as hook
+from docverify.run.print_capture import PrintRecord
+from docverify.site import matrix_lines as hook
 
 SNIPPET = "snippets/demo/page.py"
 DEMO = '''"""A demo page."""
@@ -44,7 +50,7 @@ print(x + 1)
 
 
 def test_the_recorder_carries_on_past_a_raising_statement(tmp_path: Path) -> None:
-    from docverify.matrix_record import record_file
+    from docverify.matrix.record import record_file
 
     # A library's DeprecationWarning (here from `noisy`), hidden from a reader by
     # Python's default filters, is not recorded; the snippet's own warnings are.
@@ -232,7 +238,7 @@ def test_ranges_join_neighbouring_tested_versions() -> None:
 def test_the_suite_accepts_only_a_current_record_of_its_own_stack(
     checkout: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from docverify import matrix_accept
+    from docverify.matrix import accept as matrix_accept
 
     py313 = next(s for s in stacks(checkout / "requirements.txt") if s.python == "3.13")
     write_results(checkout, {py313.name: [BlockResult(5, "prints", "two")]})

@@ -10,15 +10,13 @@ from pathlib import Path
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-from docverify.sections import read_sections
-
 # Hidden: the page shows SimpleCustomBatch once, in pinned_memory.py's `custom-batch`
 # section (the page program gets it from there). Run that same section here, so that
 # this file also runs on its own without a second copy of the class.
 _cpu_half = Path(__file__).with_name("pinned_memory.py")
-_source = _cpu_half.read_text(encoding="utf-8")
-_section = next(s for s in read_sections(_cpu_half, _source) if s.name == "custom-batch")
-exec("\n".join(_source.splitlines()[_section.start_line : _section.end_line - 1]))
+_lines = _cpu_half.read_text(encoding="utf-8").splitlines()
+_mark = "# --8<-- [{}:custom-batch]"  # the section's marker lines, start and end
+exec("\n".join(_lines[_lines.index(_mark.format("start")) + 1 : _lines.index(_mark.format("end"))]))
 
 
 # --8<-- [start:types]

@@ -4,7 +4,7 @@
 scripts (`python benchmarks/x.py`, a snippet saving a figure). The test run and
 the site build take the checkout from pytest's root directory and from
 mkdocs.yml's folder, and import this package from that checkout's src/
-(pyproject's `pythonpath`, hooks/checkout.py).
+(pyproject's `pythonpath`; the Makefile's PYTHONPATH for MkDocs).
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from docverify import report as snippet_report
-from docverify.output_diffs import LineDiff, pinned_torch, render
-from docverify.snippets import SnippetFile
+from docverify.contract.snippets import SnippetFile
+from docverify.results import report as snippet_report
+from docverify.run.output_diffs import LineDiff, pinned_torch, render
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pytest
 
-from docverify import report
-from docverify.snippets import DEFAULT_TIMEOUT_S
+from docverify.contract.snippets import DEFAULT_TIMEOUT_S
+from docverify.results import report
 
 
 def durations(config: pytest.Config) -> dict[str, float]:

@@ -1,0 +1,102 @@
+"""One live verification run, in a child process that has torch imported already.
+
+docverify.site.live starts each run as a `multiprocessing` process of the
+`forkserver` kind: a server process, started once per `mkdocs serve`, imports
+torch and the modules snippets use (`WARM_MODULES`, `set_forkserver_preload`),
+and every run is a fresh fork of that single-threaded server. So a run starts
+in tens of milliseconds, leaves nothing behind for the next one (a changed
+helper module is imported afresh), and a crash or a hang in C code takes down
+only that child. The MkDocs process itself never imports torch.
+
+The check is the suite's own (tests/test_snippets.py): `run_in_process`, then
+`expected_source` and `output_mismatch` on what the snippet printed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+# Imported by the forkserver, so that no run pays for them: what snippets import often.
+WARM_MODULES = (
+    "numpy",
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.utils.data",
+    "torchvision",
+    "torchvision.transforms",
+    "torchvision.transforms.v2",
+    "einops",
+    "PIL.Image",
+    "matplotlib.pyplot",
+    "docverify.figures",
+    "docverify.run.run_snippet",
+    __name__,
+)
+
+
+def check(root: Path, rel: str, device: str) -> dict:
+    """Run one snippet as the suite does.
+
+    The reply's keys: snippet, device, outcome ("passed" or "failed"), sha256 (of
+    the bytes that ran), sections, duration_s, detail (the `#>` diff or the
+    traceback, "" when passed), environment (torch, python, machine).
+    """
+    from docverify.contract.snippets import load
+    from docverify.results import report
+    from docverify.run.print_capture import expected_source, output_mismatch
+    from docverify.run.run_snippet import run_in_process
+
+    path = root / rel
+    snippet = load(path)
+    environment = report.run_environment(root)
+    reply = {
+        "snippet": rel,
+        "device": device,
+        "sha256": report.verified_sha256(path, snippet.source),
+        "sections": [s.name for s in snippet.sections],
+        "environment": {k: environment[k] for k in ("torch", "python", "machine")},
+    }
+    workdir = Path(tempfile.mkdtemp(prefix="live-verify-"))
+    start = time.perf_counter()
+    try:
+        records = run_in_process(snippet, device, workdir)
+        expected = expected_source(snippet.source, snippet.path, records)
+        mismatch = str(output_mismatch(rel, snippet.source, expected) or "")
+    except BaseException as exc:  # a snippet may raise anything, SystemExit too
+        mismatch = snippet_traceback(exc, path)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    reply["duration_s"] = round(time.perf_counter() - start, 3)
+    reply["outcome"] = "failed" if mismatch else "passed"
+    reply["detail"] = mismatch or ""
+    return reply
+
+
+def snippet_traceback(exc: BaseException, path: Path) -> str:
+    """The traceback from the snippet's first frame on (the runner's frames left out)."""
+    tb = exc.__traceback__
+    target = str(path.resolve())
+    while tb is not None and tb.tb_frame.f_code.co_filename != target:
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(exc), exc, tb or exc.__traceback__)
+    if tb is not None:
+        lines[0] = "Traceback (most recent call last):\n"
+    return "".join(lines).rstrip("\n")
+
+
+def check_and_send(connection, root: str, rel: str, device: str) -> None:
+    """The child's body: run `check` and send its reply to the parent."""
+    import os
+
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    try:
+        reply = check(Path(root), rel, device)
+    except BaseException as exc:  # e.g. the file is gone: the parent shows why
+        reply = {"outcome": "failed", "detail": "".join(traceback.format_exception_only(exc))}
+    connection.send(reply)
+    connection.close()

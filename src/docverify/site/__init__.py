@@ -1,0 +1,1 @@
+"""The MkDocs plugin (docverify.site.plugin) and what only the build or a built site uses."""

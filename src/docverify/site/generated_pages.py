@@ -1,0 +1,362 @@
+"""Phase: the parts of pages the build writes from data.
+
+- The Verification page: per page, its "Not verified here" boxes and its
+  snippets' CPU and GPU status (the verification report); the table of embed roots.
+- The Errata page: every Correction box on the site (not caveats), linked to
+  its page, and the counts of each kind of box (docverify.contract.boxes).
+- The home page: the headline sentence, counted from the embed roots.
+- A generated prose fragment (`*_summary.md`) in the page's language.
+
+Each is written where its marker (an HTML comment) stands in the page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from markdown.extensions.toc import slugify
+
+from docverify.contract import boxes, claims, embed_roots
+from docverify.contract.embeds import EmbeddedBlock, blocks, counts, find_embeds
+from docverify.i18n import languages
+from docverify.i18n.site_text import count, text
+from docverify.matrix.stacks import pinned_stack
+from docverify.site.state import SiteBuild
+from docverify.results import report
+
+VERIFICATION_MARKER = "<!-- verification-table -->"
+ERRATA_MARKER = "<!-- errata-list -->"
+HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted (home page)
+ROOTS_MARKER = "<!-- embed-roots-table -->"  # the embed roots and their checks
+CLAIMS_MARKER = "<!-- claims-table -->"  # per page: claims linked, boxed, unproven
+CLAIMS_HEADLINE = "<!-- claims-headline -->"  # the site's claim about its own claims, counted
+PINNED_MARKER = (
+    "<!-- pinned-stack -->"  # the pinned Python, torch and torchvision (requirements.txt)
+)
+_DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
+
+
+
+def section_titles(nav: list | None) -> dict[str, str]:
+    """{"distributed": "Distributed & performance", ...}: each top-level nav section's folder."""
+
+    def pages(item) -> list[str]:
+        if isinstance(item, str):
+            return [item]
+        if isinstance(item, dict):
+            return [p for value in item.values() for p in pages(value)]
+        if isinstance(item, list):
+            return [p for value in item for p in pages(value)]
+        return []
+
+    titles = {}
+    for entry in nav or []:
+        if not isinstance(entry, dict):
+            continue
+        for title, children in entry.items():
+            folders = {p.split("/")[0] for p in pages(children) if "/" in p}
+            if isinstance(children, list) and len(folders) == 1:
+                titles[folders.pop()] = title
+    return titles
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def headline(found: list[EmbeddedBlock], lang: str = "en") -> str:
+    """The site's summary claim, counted: 'N code blocks: X run with outputs compared, ...'."""
+    code, prose = counts(found)
+    sentence = text(
+        lang,
+        "headline.blocks",
+        total=count(lang, "headline.block", sum(code.values())),
+        run=code[embed_roots.RUN],
+        tested=code[embed_roots.TESTED],
+        shown=code[embed_roots.SHOWN],
+    )
+    if code["undeclared"]:
+        sentence += text(lang, "headline.undeclared", n=code["undeclared"])
+    sentence += text(lang, "headline.end")
+    fragments = sum(prose.values())
+    if fragments:
+        parts = [
+            text(lang, "headline.part", n=prose[k], kind=text(lang, f"kind.{k}"))
+            for k in (embed_roots.RUN, embed_roots.TESTED, embed_roots.SHOWN)
+            if prose[k]
+        ]
+        sentence += text(
+            lang,
+            "headline.fragments",
+            fragments=count(lang, "headline.fragment", fragments),
+            parts=text(lang, "headline.join").join(parts),
+        )
+    return sentence
+
+
+def page_statements(
+    docs_dir: Path, lang: str = languages.DEFAULT
+) -> dict[str, tuple[list[str], int]]:
+    """docs-relative page -> (snippet scripts it embeds, its "Not verified here" boxes)."""
+    found = {}
+    for page, markdown in _box_pages(docs_dir, lang):
+        embeds, _ = find_embeds(page, markdown)
+        run = embed_roots.RUN
+        scripts = sorted(
+            {e.path for e in embeds if (r := embed_roots.root_of(e.path)) and r.kind == run}
+        )
+        unverified = boxes.count_boxes(markdown)[boxes.UNVERIFIED]
+        if scripts or unverified:
+            found[page] = (scripts, unverified)
+    return found
+
+
+def verification_table(
+    reports, docs_dir: Path, root: Path, lang: str = languages.DEFAULT
+) -> str:
+    """Per page: how many statements sit in "Not verified here" boxes, and its snippets' runs."""
+    pages = page_statements(docs_dir, lang)
+    snippets = sorted({s for device in reports.values() for s in device})
+    note = [] if snippets else [text(lang, "table.no_report"), ""]
+    rows = [*note, text(lang, "table.header"), "|---|---|---|---|---|---|"]
+
+    def cell(result: report.SnippetResult | None) -> str:
+        if result is None:
+            return text(lang, "table.not_run")
+        mark = text(lang, "table.passed" if result.outcome == "passed" else "table.failed")
+        if not report.is_current(result, root):
+            mark += text(lang, "table.changed")
+        return f"{mark} · {result.date} · {result.duration_s:.2f} s"
+
+    def snippet_cells(snippet: str) -> str:
+        cpu, gpu = (reports.get(d, {}).get(snippet) for d in report.DEVICES)
+        if cpu is None and gpu is None:
+            not_run = text(lang, "table.not_run")
+            return f"`{snippet}` | | {not_run} | {not_run}"
+        sections = ", ".join((cpu or gpu).sections) or text(lang, "table.whole_file")
+        return f"`{snippet}` | {sections} | {cell(cpu)} | {cell(gpu)}"
+
+    for page, (scripts, unverified) in pages.items():
+        for i, snippet in enumerate(scripts or [""]):
+            first = f"[{page}]({page}) | {unverified}" if i == 0 else " | "
+            cells = snippet_cells(snippet) if snippet else f"{text(lang, 'table.no_snippet')} | | |"
+            rows.append(f"| {first} | {cells} |")
+    shown = {s for scripts, _ in pages.values() for s in scripts}
+    for snippet in (s for s in snippets if s not in shown):
+        rows.append(f"| {text(lang, 'table.no_page')} | | {snippet_cells(snippet)} |")
+    environments = sorted(
+        {
+            "- "
+            + text(
+                lang,
+                "table.environment",
+                device=_DEVICE_NAMES[r.device],
+                torch=r.torch,
+                python=r.python,
+                commit=r.commit,
+                machine=r.machine,
+            )
+            for device in reports.values()
+            for r in device.values()
+        }
+    )
+    return "\n".join([*rows, "", text(lang, "table.environments"), "", *environments])
+
+
+def _claims_by_page(docs_dir: Path, lang: str) -> dict[str, claims.Coverage]:
+    """Each page's counts in `lang`, not the generated pages (they count the others)."""
+    return {
+        page: claims.coverage(f"docs/{page}", path.read_text(encoding="utf-8"))
+        for page, path in languages.pages_in(docs_dir, lang)
+        if page not in ("errata.md", "tags.md", "verification.md")
+    }
+
+
+def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+    """Per page in `lang`: its sentences linked to a proof, boxed, not claims, unproven."""
+    rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|"]
+    total = Counter()
+    for page, found in _claims_by_page(docs_dir, lang).items():
+        total += found.counts
+        rows.append(_claims_row(f"[{page}]({page})", found))
+    rows.append(_claims_row(f"**{text(lang, 'claims.total')}**", claims.Coverage(total)))
+    return "\n".join(rows)
+
+
+def claims_headline(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+    """The home page's sentence about the site's claims, counted over every page at build time."""
+    pages = _claims_by_page(docs_dir, lang)
+    total = claims.Coverage(sum((c.counts for c in pages.values()), Counter()))
+    least = min(pages.items(), key=lambda item: item[1].share)
+    return text(
+        lang,
+        "claims.headline",
+        claims=total.claims,
+        linked=total.counts[claims.LINKED],
+        boxed=total.counts[claims.BOXED],
+        share=f"{total.share:.0%}",
+        least=f"[{least[0]}]({least[0]})",
+        least_share=f"{least[1].share:.0%}",
+    )
+
+
+def _claims_row(name: str, found: claims.Coverage) -> str:
+    n = found.counts
+    cells = [n[claims.LINKED], n[claims.BOXED], n[claims.DECLARED], n[claims.UNPROVEN]]
+    return f"| {name} | " + " | ".join(map(str, cells)) + f" | {found.share:.0%} |"
+
+
+def roots_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+    """Every embed root with its kind of check and how many blocks the site embeds from it."""
+    used: dict[str, int] = {}
+    for block in blocks(docs_dir):
+        if block.root:
+            used[block.root.pattern] = used.get(block.root.pattern, 0) + 1
+    rows = [text(lang, "roots.header"), "|---|---|---|---|---|"]
+    for root in embed_roots.ROOTS:
+        by = f"`{root.check}`" if root.check else ""
+        kind = text(lang, f"kind.{root.kind}")
+        reason = root.reason_in(lang).replace("|", "\\|")
+        rows.append(
+            f"| `{root.pattern}` | {kind} | {by} | {reason} | {used.get(root.pattern, 0)} |"
+        )
+    return "\n".join(rows)
+
+
+def _box_pages(docs_dir: Path, lang: str = languages.DEFAULT):
+    """(docs-relative English page, its markdown in `lang`) of every page whose boxes count.
+
+    Not the Errata page, which repeats the corrections. Links use the English
+    page's name: mkdocs-static-i18n points them at the same language's twin.
+    """
+    for page, path in languages.pages_in(docs_dir, lang):
+        if page != "errata.md":
+            yield page, path.read_text(encoding="utf-8")
+
+
+def corrections(docs_dir: Path, lang: str = languages.DEFAULT) -> list[tuple[str, str, str]]:
+    """(page, title, 原文 quote) for every Correction box, in page order (not caveats)."""
+    return [
+        (page, box.title or "", boxes.quote_prefix(box.first_paragraph))
+        for page, markdown in _box_pages(docs_dir, lang)
+        for box in boxes.find_boxes(page, markdown)
+        if box.kind == boxes.CORRECTION
+    ]
+
+
+def box_counts(docs_dir: Path, lang: str = languages.DEFAULT) -> dict[str, int]:
+    """How many boxes of each kind (correction, caveat, unverified) the site has."""
+    total = {kind: 0 for kind in boxes.TITLE_PREFIX}
+    for _, markdown in _box_pages(docs_dir, lang):
+        for kind, n in boxes.count_boxes(markdown).items():
+            total[kind] += n
+    return total
+
+
+def box_count_sentence(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+    """The Errata page's counts of each kind of box, computed at build time."""
+    n = box_counts(docs_dir, lang)
+    return text(
+        lang,
+        "errata.counts",
+        corrections=count(lang, "errata.correction", n[boxes.CORRECTION]),
+        caveats=count(lang, "errata.caveat", n[boxes.CAVEAT]),
+        unverified=count(lang, "errata.unverified", n[boxes.UNVERIFIED]),
+    )
+
+
+def errata_list(
+    docs_dir: Path, english_titles: dict[str, str], lang: str = languages.DEFAULT, titles=None
+) -> str:
+    """Every correction, under its section's title (`titles`: folder -> title in `lang`;
+    `english_titles` give each heading its anchor)."""
+    items = corrections(docs_dir, lang)
+    lines = [box_count_sentence(docs_dir, lang), ""]
+    if not items:
+        return "\n".join([*lines, text(lang, "errata.none")])
+    titles = english_titles if titles is None else titles
+    section = None
+    for page, title, body in items:
+        folder = page.split("/")[0] if "/" in page else ""
+        if folder != section:
+            section = folder
+            heading = (
+                titles.get(folder, folder.capitalize()) if folder else text(lang, "errata.home")
+            )
+            # The English title's anchor in every language: errata/#losses finds the same list.
+            english = (
+                english_titles.get(folder, folder.capitalize())
+                if folder
+                else text(languages.DEFAULT, "errata.home")
+            )
+            lines += ["", f"## {heading} {{ #{slugify(english, '-')} }}", ""]
+        lines.append(f"- **[{title}]({page})**  \n  {body}")
+    return "\n".join(lines)
+
+
+def localized_fragments(markdown: str, lang: str, root: Path) -> str:
+    """A generated prose fragment in the page's language, where one is generated.
+
+    Both editions embed the same `*_summary.md` (tests/test_translations.py
+    compares embed lines); its renderer also writes `*_summary.zh.md`, and a
+    Chinese page shows that one. The badge above stays the English file's: the
+    same test checks both renderings.
+    """
+    if lang == languages.DEFAULT:
+        return markdown
+
+    def swap(match: re.Match[str]) -> str:
+        translated = languages.twin(match["path"], lang)
+        return (
+            match[0].replace(match["path"], translated)
+            if (root / translated).is_file()
+            else match[0]
+        )
+
+    return _PROSE_FRAGMENT.sub(swap, markdown)
+
+
+_PROSE_FRAGMENT = re.compile(
+    r'^[ \t]*--8<--[ \t]+"(?P<path>docs/assets/generated/[^"]+\.md)"[ \t]*$', re.MULTILINE
+)
+
+
+def _translated(config, nav_title: str) -> str:
+    """A nav title in the language being built (mkdocs-static-i18n's nav_translations)."""
+    i18n = config.plugins.get("i18n")
+    language = i18n.current_language_config if i18n else None
+    return ((language and language.nav_translations) or {}).get(nav_title, nav_title)
+
+
+def fill(build: SiteBuild, markdown: str) -> str:
+    """Each marker of the page replaced by what it stands for, in the build's language."""
+    lang, docs_dir = build.lang, build.docs_dir
+    if VERIFICATION_MARKER in markdown:
+        table = verification_table(build.reports, docs_dir, build.root, lang)
+        markdown = markdown.replace(VERIFICATION_MARKER, table)
+    if ERRATA_MARKER in markdown:
+        english = build.section_titles
+        titles = {folder: _translated(build.config, title) for folder, title in english.items()}
+        markdown = markdown.replace(ERRATA_MARKER, errata_list(docs_dir, english, lang, titles))
+    if HEADLINE_MARKER in markdown:
+        found = blocks(docs_dir)
+        markdown = markdown.replace(HEADLINE_MARKER, headline(found, lang))
+    if ROOTS_MARKER in markdown:
+        markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
+    if CLAIMS_MARKER in markdown:
+        markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang))
+    if PINNED_MARKER in markdown:
+        stack = pinned_stack(build.root / "requirements.txt")
+        pinned = text(
+            lang,
+            "pinned.stack",
+            python=stack.python,
+            torch=stack.torch,
+            torchvision=stack.version("torchvision"),
+        )
+        markdown = markdown.replace(PINNED_MARKER, pinned)
+    if CLAIMS_HEADLINE in markdown:
+        markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang))
+    return localized_fragments(markdown, lang, build.root)
