@@ -221,13 +221,19 @@ def indented_code_problems(page: str, markdown: str) -> list[Problem]:
     return problems
 
 
-def page_problems(page: str, markdown: str, root: Path) -> list[Problem]:
-    """Everything wrong with one page's code blocks and embeds."""
+def page_problems(page: str, markdown: str, root: Path, *, indented: bool = True) -> list[Problem]:
+    """Everything wrong with one page's code blocks and embeds.
+
+    `indented=False` leaves out indented code blocks, which cost a Markdown render of
+    the page: the build finds them in the page it renders anyway (a code block without
+    its badge, docverify.site.badges.badge_problems), naming page:line.
+    """
     embeds, problems = find_embeds(page, markdown)
     problems += fence_problems(page, markdown)
     problems += [p for e in embeds if (p := embed_problem(e, root))]
     problems += root_problems(page, markdown)
-    problems += indented_code_problems(page, markdown)
+    if indented:
+        problems += indented_code_problems(page, markdown)
     return sorted(problems)
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from docverify.contract.embeds import find_fences
 from docverify.contract.line_trace import statements
-from docverify.contract.page_program import build
+from docverify.contract.page_program import build, fenced_embeds
 from docverify.contract.sections import SnippetFormatError
 from docverify.contract.snippets import discover, load
 from docverify.problems import Problem
@@ -84,7 +84,8 @@ def markers(page: str, markdown: str) -> list[Marker]:
 def _comment_checks(rel: str, lines: list[tuple[int, str]], cuda_file: bool, source: str):
     """The checks named in comments of these (file line, text) lines."""
     try:
-        cuda_lines = statements(source) if not cuda_file else {}
+        # Only a `# requires:` comment marks a line as reached on some machines only.
+        cuda_lines = statements(source) if not cuda_file and "requires:" in source else {}
     except SyntaxError:  # saved mid-edit: the snippet's own run says where
         cuda_lines = {}
     for number, text in lines:
@@ -97,7 +98,21 @@ def _comment_checks(rel: str, lines: list[tuple[int, str]], cuda_file: bool, sou
 
 def page_checks(page: str, root: Path) -> dict[str, Check]:
     """The checks in the code this page shows (its embedded Python sections), by name."""
-    program = build(page, root)
+    markdown = (root / page).read_text(encoding="utf-8")
+    files = sorted({embed.path for embed in fenced_embeds(page, markdown)})
+    sources = tuple(
+        ((root / f).read_text(encoding="utf-8") if (root / f).is_file() else "") for f in files
+    )
+    return _page_checks(page, root, markdown, sources)
+
+
+# Per page text and the texts of the files it embeds (read-only result): the build asks for
+# a page's checks from every page that links them, in both languages.
+@functools.lru_cache(maxsize=256)
+def _page_checks(
+    page: str, root: Path, markdown: str, sources: tuple[str, ...]
+) -> dict[str, Check]:
+    program = build(page, root, markdown)
     found: dict[str, Check] = {}
     for part in program.parts:
         path = part.embed.path
@@ -202,10 +217,13 @@ def _on_page(name: str, other: str, check: str, root: Path):
 def _test_line(path: Path, test: str) -> int | None:
     if not path.is_file():
         return None
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return next(
-        (n.lineno for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == test), None
-    )
+    return _test_lines(path.read_text(encoding="utf-8")).get(test)
+
+
+@functools.lru_cache(maxsize=128)  # per test file text: pages link the same tests many times
+def _test_lines(source: str) -> dict[str, int]:
+    tree = ast.parse(source)
+    return {n.name: n.lineno for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
 def unexecuted(targets: list[Target], executed: dict[str, set[int] | None]) -> list[str]:

@@ -56,6 +56,12 @@ def marker(line: str):
 
 def read_sections(path: Path | str, source: str) -> list[Section]:
     """Named sections in file order; unbalanced or duplicate markers are errors (file:line)."""
+    return list(_read_sections(path, source))
+
+
+# Per file text: the build asks for a file's sections once per embed, page and language.
+@functools.lru_cache(maxsize=1024)
+def _read_sections(path: Path | str, source: str) -> tuple[Section, ...]:
     open_sections: dict[str, int] = {}
     sections: list[Section] = []
     for lineno, line in enumerate(source.splitlines(), start=1):
@@ -79,7 +85,7 @@ def read_sections(path: Path | str, source: str) -> list[Section]:
             sections.append(Section(name, open_sections.pop(name), lineno))
     for name, lineno in open_sections.items():
         raise SnippetFormatError(Problem(path, lineno, f"section `{name}` is never ended"))
-    return sections
+    return tuple(sections)
 
 
 @functools.cache
@@ -99,9 +105,14 @@ def _preprocessor(root: Path) -> SnippetPreprocessor:
 
 def render(root: Path, path: str, section: str | None) -> Rendered:
     """What the page shows for `--8<-- "path[:section]"`, by pymdownx itself."""
+    return _render(root, path, section, (root / path).read_text(encoding="utf-8"))
+
+
+# Per file text (read-only result): a section is shown on its page and resolved, for proof
+# links and downloads, from every page that links it, in both languages.
+@functools.lru_cache(maxsize=4096)
+def _render(root: Path, path: str, section: str | None, source: str) -> Rendered:
     target = f"{path}:{section}" if section else path
-    file = root / path
-    source = file.read_text(encoding="utf-8")
     if section is None:
         numbers = list(range(1, len(source.split("\n")) + 1))
     else:
