@@ -178,7 +178,8 @@ def test_a_cuda_mark_on_a_header_covers_its_block_not_its_elif_else_except_or_fi
     numbered = list(enumerate(source.splitlines(), start=1))
     checks = {c.name: c.cuda_only for c in proofs._comment_checks("s.py", numbered, False, source)}
     assert checks == {"on-gpu": True, "no-gpu": False, "cpu-build": False}
-    assert statements(source.replace("else:  # requires: cuda", "else:"))[24] is None  # not the elif's
+    unmarked_else = source.replace("else:  # requires: cuda", "else:")
+    assert statements(unmarked_else)[24] is None  # the elif's mark does not reach its else
 
 
 def test_the_build_links_each_claim_and_marks_each_check_line(tmp_path: Path) -> None:

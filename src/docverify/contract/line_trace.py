@@ -123,7 +123,9 @@ def statements(source: str) -> dict[int, str | None]:
                 if not isinstance(child, ast.AST):
                     continue
                 # Docstrings and `global`/`nonlocal` declarations are not executed.
-                runs = not isinstance(child, ast.Global | ast.Nonlocal) and id(child) not in docstrings
+                runs = (
+                    not isinstance(child, ast.Global | ast.Nonlocal) and id(child) not in docstrings
+                )
                 if isinstance(child, ast.stmt | ast.ExceptHandler) and runs:
                     mark = _REQUIRES.search(lines[child.lineno - 1])
                     needs = required or (mark[1].replace(" ", "") if mark else None)
