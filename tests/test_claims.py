@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from docverify.contract import claims, proofs
+from docverify.contract.line_trace import statements
 from docverify.contract.page_program import content_pages
 from docverify.i18n import languages
 from docverify.paths import DOCS_DIR, REPO_ROOT
@@ -137,6 +138,48 @@ def test_a_link_to_a_check_no_run_executed_is_reported() -> None:
     assert proofs.unexecuted([target], {"snippets/topic/page.py": None}) == []  # no current run
     gpu = proofs.Target(proofs.Check("x", "snippets/topic/page.py", 8, cuda_only=True), "p")
     assert proofs.unexecuted([gpu], {"snippets/topic/page.py": {1}}) == []  # a GPU run's line
+
+
+def test_a_cuda_mark_on_a_header_covers_its_block_not_its_elif_else_except_or_finally() -> None:
+    """`if ...:  # requires: cuda` leaves its body to the GPU run; the `elif` a CPU run
+    takes is checked on CPU, and its ✓ links are ordinary links, not "checked on GPU only"."""
+    source = (
+        "import torch\n"  # 1
+        "if torch.cuda.is_available():  # requires: cuda\n"  # 2
+        "    assert True  # ✓ on-gpu\n"  # 3
+        "elif torch.backends.cuda.is_built():\n"  # 4
+        "    assert True  # ✓ no-gpu\n"  # 5
+        "else:\n"  # 6
+        "    assert True  # ✓ cpu-build\n"  # 7
+        "for _ in range(1):  # requires: cuda\n"  # 8
+        "    pass\n"  # 9
+        "else:\n"  # 10
+        "    pass\n"  # 11
+        "try:  # requires: cuda\n"  # 12
+        "    pass\n"  # 13
+        "except ValueError:\n"  # 14
+        "    pass\n"  # 15
+        "finally:\n"  # 16
+        "    pass\n"  # 17
+        "if False:\n"  # 18
+        "    pass\n"  # 19
+        "elif True:  # requires: python>=3.13\n"  # 20
+        "    pass\n"  # 21
+        "else:  # requires: cuda\n"  # 22
+        "    # a comment between the header and the block\n"  # 23
+        "    pass\n"  # 24
+    )
+    cuda, python = "cuda", "python>=3.13"
+    assert statements(source) == {
+        1: None, 2: cuda, 3: cuda, 4: None, 5: None, 7: None,
+        8: cuda, 9: cuda, 11: None, 12: cuda, 13: cuda, 15: None, 17: None,
+        18: None, 19: None, 20: python, 21: python, 24: cuda,
+    }  # fmt: skip
+    numbered = list(enumerate(source.splitlines(), start=1))
+    checks = {c.name: c.cuda_only for c in proofs._comment_checks("s.py", numbered, False, source)}
+    assert checks == {"on-gpu": True, "no-gpu": False, "cpu-build": False}
+    unmarked_else = source.replace("else:  # requires: cuda", "else:")
+    assert statements(unmarked_else)[24] is None  # the elif's mark does not reach its else
 
 
 def test_the_build_links_each_claim_and_marks_each_check_line(tmp_path: Path) -> None:

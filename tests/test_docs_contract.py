@@ -278,6 +278,31 @@ def test_quotes_of_the_notes_are_verbatim(page: Path, seeds: dict[str, str]) -> 
     assert not problems, "\n".join(problems)
 
 
+def test_what_the_pages_say_of_the_notes_as_a_whole_holds(seeds: dict[str, str]) -> None:
+    # Statements about the notes that a quote alone does not show: how many files there
+    # are, what follows a heading, which of their tags the pages carry.
+    raw = {
+        p.name: p.read_text(encoding="utf-8").replace("\r\n", "\n")
+        for p in sorted(boxes.SEEDS_DIR.glob("*"))
+        if p.is_file()
+    }
+    assert len(raw) == 2  # "two personal study notes" (index.md)
+    notes = "\n".join(raw.values())
+    # copies.md: the heading 「Tensor的复制」 has nothing under it, the next heading follows.
+    assert re.search(r"\nTensor的复制[ \t]*\n\s*\nTensor与Numpy的转化\n", notes)
+    # multiplication.md: 「乘法」 is one sentence naming three kinds, and no code.
+    assert re.search(r"\n乘法[ \t]*\n包括乘标量[^\n]*mul[^\n]*mm[^\n]*\n\s*\nsize函数\n", notes)
+    # tags.md: the notes' tags 【tag：timeit、conv1d、linear】 are tags of pages here.
+    (listed,) = re.findall(r"【tag：([^】]+)】", notes)
+    tags = {
+        tag
+        for page in PAGES
+        if not page.name.endswith(".zh.md")
+        for tag in front_matter.split(page.read_text(encoding="utf-8"))[0].get("tags") or []
+    }
+    assert set(listed.split("、")) == {"timeit", "conv1d", "linear"} <= tags
+
+
 NOTES = {"notes.txt": boxes._squash("x.sum, x.prod()  # 求和、求所有元素点积\n默认bias=Flase。")}
 
 

@@ -71,6 +71,7 @@ def test_verification_table_lists_both_devices(reports_dir: Path) -> None:
     table = generated_pages.verification_table(reports(reports_dir), DOCS_DIR, REPO_ROOT)
     assert f"| `{SNIPPET}` | view | passed" in table
     assert "**FAILED**" in table
+    assert "| not run | not run |" in table  # a snippet no report contains
 
 
 def test_verification_table_counts_not_verified_boxes_per_page(
@@ -211,8 +212,10 @@ def test_headline_is_counted_from_the_roots(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert generated_pages.headline(blocks(docs)) == (
-        "4 code blocks on this site: 2 run with their outputs compared, "
-        "1 validated by a named test, 1 shown only (each says why). "
+        "4 code blocks on this site: 2 from scripts that the test suite runs, comparing "
+        "their outputs (a script that needs a GPU only on a machine with one: its badge "
+        "says whether such a run is recorded), 1 validated by a named test, 1 shown only "
+        "(each says why). "
         "1 generated fragment in the prose (benchmark tables): 1 validated by a named test."
     )
 

@@ -17,6 +17,8 @@ def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
     return t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr()
 
 
+base = torch.zeros(4)
+assert same_storage(base, base[1:]) and not same_storage(base, base.clone())  # a view, a copy ✓ same-storage-rule
 # --8<-- [end:same-storage]
 
 # --8<-- [start:assignment]

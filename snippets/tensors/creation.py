@@ -1,7 +1,10 @@
 """Tensor types and creation: dtypes, constructors, ranges, random numbers, conversion.
 
 Page: docs/tensors/creation.md
+Runs on CPU and CUDA with the same output (its code uses the CPU); the lines marked
+`# requires: cuda` run only in the CUDA run of a machine with a GPU.
 """
+# devices: cpu, cuda
 
 # --8<-- [start:setup]
 import inspect
@@ -37,6 +40,10 @@ t = torch.zeros(2)
 print(type(t), t.dtype, t.type())  # one class for every dtype; .type() gives the legacy name ✓ tensor-class
 #> <class 'torch.Tensor'> torch.float32 torch.FloatTensor
 assert {type(torch.zeros(1, dtype=getattr(torch, name).dtype)) for name in legacy} == {torch.Tensor}  # ✓ one-class
+every_dtype = {d for d in vars(torch).values() if isinstance(d, torch.dtype)}  # all this torch has
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # creating an experimental or quantized dtype warns
+    assert {type(torch.empty(0, dtype=d)) for d in every_dtype} == {torch.Tensor}  # ✓ one-class-every
 print(isinstance(t, torch.Tensor), isinstance(t, torch.FloatTensor), isinstance(t, torch.LongTensor))  # ✓ isinstance
 #> True True False
 print(torch.get_default_dtype())  # what torch.Tensor(...), zeros, rand ... use ✓ default-dtype
@@ -67,6 +74,8 @@ torch.use_deterministic_algorithms(True)  # this mode fills uninitialised memory
 try:  # ... so it shows that torch.Tensor(sizes), like torch.empty, sets no values
     print(torch.Tensor(2, 3).isnan().all().item(), torch.empty(2, 3).isnan().all().item())  # ✓ uninitialised
     #> True True
+    print(torch.empty(2, dtype=torch.int32), torch.empty(2, dtype=torch.bool))  # not NaN: the largest value ✓ det-int
+    #> tensor([2147483647, 2147483647], dtype=torch.int32) tensor([True, True])
 finally:
     torch.use_deterministic_algorithms(False)
 # --8<-- [end:constructor]
@@ -160,10 +169,11 @@ x = torch.rand(shape, device=device, generator=g)  # the modern form: no copy, n
 print(x.device, x.dtype, x.shape)  # ✓ on-device
 #> cpu torch.float32 torch.Size([2, 3])
 
-out = torch.empty(shape)  # `out=` still works: fills an existing tensor in place
+out = torch.full(shape, float("nan"))  # `out=` still works: fills an existing tensor in place
 y = torch.rand(shape, out=out)
 print(y is out)  # ✓ out-fills
 #> True
+assert ((out >= 0) & (out < 1)).all()  # every NaN is now a number in [0, 1) ✓ out-random
 # --8<-- [end:on-device]
 
 # --8<-- [start:legacy-cuda]
@@ -173,7 +183,7 @@ def legacy_call() -> tuple[str, int]:
         warnings.simplefilter("always")  # record every warning, repeats included
         try:
             x = torch.cuda.FloatTensor(2, 3)  # the notes' "random numbers on the GPU"
-            outcome = f"a {x.device} {x.dtype} tensor of UNINITIALISED values"  # requires: cuda (not random numbers)
+            outcome = f"a {x.device} {x.dtype} tensor"  # requires: cuda
         except (TypeError, RuntimeError) as err:
             outcome = f"{type(err).__name__}: {err}"
     notice = "The torch.cuda.*DtypeTensor constructors are no longer recommended"
@@ -194,6 +204,16 @@ if torch.cuda.is_available():  # requires: cuda (a GPU: the call works, after th
 elif torch.backends.cuda.is_built():  # a CUDA build on a machine without a GPU
     assert outcome.startswith("RuntimeError: Found no NVIDIA driver"), outcome  # ✓ legacy-no-gpu
     assert warnings_caught == 1, first  # the warning comes first ✓ warns-first
+assert torch.cuda.FloatTensor.dtype == torch.float32 and torch.cuda.FloatTensor.is_cuda  # ✓ legacy-type
+torch.use_deterministic_algorithms(True)  # memory a call leaves unset is NaN in this mode ...
+try:  # ... so the same legacy constructor for the CPU shows that it sets no values
+    assert torch.FloatTensor(2, 3).isnan().all()  # ✓ legacy-cpu-unset
+    if torch.cuda.is_available():  # requires: cuda
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the "no longer recommended" warning, checked above
+            assert torch.cuda.FloatTensor(2, 3).isnan().all()  # no values set on the GPU ✓ legacy-gpu-unset
+finally:
+    torch.use_deterministic_algorithms(False)
 # --8<-- [end:legacy-cuda]
 
 # --8<-- [start:convert]
@@ -205,9 +225,9 @@ print(n.long(), n.to(torch.int32))  # the same truncation, negative side include
 #> tensor([-1,  0,  2]) tensor([-1,  0,  2], dtype=torch.int32)
 print(n.to(torch.float16).dtype, n.double().dtype, n.half().dtype, n.bool())
 #> torch.float16 torch.float64 torch.float16 tensor([True, True, True])
-methods = ["byte", "char", "short", "int", "long", "half", "float", "double", "bool"]
+methods = ["byte", "char", "short", "int", "long", "half", "bfloat16", "float", "double", "bool"]
 print([str(getattr(n, name)().dtype).removeprefix("torch.") for name in methods])  # ✓ methods
-#> ['uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'float32', 'float64', 'bool']
+#> ['uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64', 'bool']
 print(n.type(torch.IntTensor).dtype, n.type())  # .type(T) converts; .type() only names ✓ type-converts
 #> torch.int32 torch.FloatTensor
 print(n.to(torch.float32) is n)  # .to() returns the tensor itself when nothing changes

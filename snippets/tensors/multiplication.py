@@ -91,6 +91,8 @@ assert torch.allclose(torch.einsum("ij,jk->ik", m, y[0]), m @ y[0])  # ✓ einsu
 assert torch.allclose(torch.einsum("ij,ij->ij", m, m), m * m)  # ✓ einsum-mul
 assert torch.allclose(torch.einsum("i,i->", v3, v3), torch.dot(v3, v3))  # ✓ einsum-dot
 assert torch.allclose(torch.einsum("i,j->ij", v3, v3), torch.outer(v3, v3))  # ✓ einsum-outer
+assert torch.allclose(torch.einsum("...ij,jk->...ik", x, y[0]), x @ y[0])  # `...`: batch dims broadcast ✓ einsum-dots
+assert torch.equal(torch.einsum("ij,ij->ij", m, m[:1]), m * m[:1])  # a size-1 dim broadcasts too ✓ einsum-size-1
 print(torch.einsum("bij,bjk->bik", x, y).shape)
 #> torch.Size([5, 2, 4])
 # --8<-- [end:einsum]

@@ -49,6 +49,9 @@ f32 = torch.from_numpy(arr).float()  # the usual way to get float32 for a model 
 arr[1] = -2
 print(f32.dtype, f32[1].item())  # ... is a copy: the change to arr does not reach it ✓ float-copies
 #> torch.float32 1.0
+arrays = [np.arange(4, dtype=np.int32), np.array([True, False]), np.zeros((2, 3), np.float32).T, np.arange(8.0)[::2]]
+assert all(np.shares_memory(torch.from_numpy(a).numpy(), a) for a in arrays)  # dtypes, strides ✓ from-numpy-always
+assert not any(np.shares_memory(torch.tensor(a).numpy(), a) for a in arrays)  # ✓ tensor-always-copies
 # --8<-- [end:copying-conversions]
 
 # --8<-- [start:requires-grad]
@@ -64,6 +67,7 @@ print(w)  # ✓ detach-shares
 #> tensor([3., 1.], requires_grad=True)
 print(w.numpy(force=True))  # force=True: detach (and copy to CPU) for you ✓ force
 #> [3. 1.]
+assert "t.detach().cpu().resolve_conj().resolve_neg().numpy()" in torch.Tensor.numpy.__doc__  # ✓ force-doc
 # --8<-- [end:requires-grad]
 
 # --8<-- [start:negative-strides]

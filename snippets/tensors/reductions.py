@@ -34,6 +34,9 @@ print(x.mean(), x.mean(dim=0))  # ✓ mean
 print(x.var(), x.var(correction=0))  # default: unbiased (divides by n-1); correction=0: by n ✓ var
 #> tensor(3.5000) tensor(2.9167)
 assert torch.allclose(x.std() ** 2, x.var())  # std is the square root of the same var
+samples = torch.randn(20000, 5, generator=torch.Generator().manual_seed(0))  # rows of 5 from N(0, 1)
+print(f"{samples.var(dim=1).mean():.2f} {samples.var(dim=1, correction=0).mean():.2f}")  # true var: 1 ✓ var-unbiased
+#> 1.00 0.80
 try:
     torch.arange(5).mean()
 except RuntimeError as err:

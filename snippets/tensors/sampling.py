@@ -21,6 +21,14 @@ for seed, replacement in [(0, False), (1, False), (0, True), (1, True)]:  # same
     normed = (w / w.sum()).multinomial(3, replacement, generator=torch.Generator().manual_seed(seed))
     assert torch.equal(raw, normed)  # ✓ multinomial-normalised
 assert torch.equal(w, torch.tensor([1.0, 2.0, 3.0, 4.0]))  # w itself is not normalised ✓ multinomial-w-unchanged
+differ = 0  # with 1000 weights, the same seeds do not always give the same draws:
+for k in range(50):
+    big = torch.rand(1000, generator=torch.Generator().manual_seed(k)) ** 3 * 1000
+    for seed in range(2):
+        raw = big.multinomial(500, True, generator=torch.Generator().manual_seed(seed))
+        normed = (big / big.sum()).multinomial(500, True, generator=torch.Generator().manual_seed(seed))
+        differ += not torch.equal(raw, normed)  # rounding moved a draw to a neighbouring index
+assert differ > 0  # ✓ multinomial-rounding
 for bad in ([0.0, 0.0, 0.0], [1.0, float("inf")]):  # the weights must be finite, and not all zero
     try:
         torch.tensor(bad).multinomial(1)

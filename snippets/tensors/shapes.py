@@ -170,6 +170,8 @@ print(parts[0].data_ptr() == a.data_ptr())  # pieces are views into a ✓ chunk-
 #> True
 print(a.split(5, dim=1)[1].untyped_storage().data_ptr() == a.untyped_storage().data_ptr())  # ✓ split-view
 #> True
+pieces = a.chunk(5, dim=1) + a.split(5, dim=1) + a.split([10, 6], dim=1)
+assert all(p.untyped_storage().data_ptr() == a.untyped_storage().data_ptr() for p in pieces)  # every one ✓ pieces-views
 # --8<-- [end:split-chunk]
 
 # --8<-- [start:size]
@@ -189,6 +191,9 @@ print(flat.shape, fc(flat).shape, flat.view(-1).shape)  # ✓ view-batch
 last = torch.arange(2 * 512 * 7 * 7.0).reshape(2, 512, 7, 7)  # a last batch of 2 samples
 batches = [len(b) for b in torch.utils.data.DataLoader(range(66), batch_size=32)]
 assert batches == [32, 32, 2]  # 66 samples: the last batch is short ... ✓ last-batch-short
+for n in range(1, 100):  # ... for every number of samples that is not a multiple of 32
+    *full, final = [len(b) for b in torch.utils.data.DataLoader(range(n), batch_size=32)]
+    assert set(full) <= {32} and final == (n % 32 or 32)  # ✓ last-batch-any
 assert [len(b) for b in torch.utils.data.DataLoader(range(66), batch_size=32, drop_last=True)] == [32, 32]  # ✓ drop-last
 print(last.view(32, -1).shape)  # no error, but 32 "rows" of 2 samples cut into pieces ✓ last-batch
 #> torch.Size([32, 1568])

@@ -10,7 +10,9 @@ then fails on every statement inside a shown section that did not run
 the header of the block it is in: `# requires: cuda` (checked by the GPU run
 instead), or a Python or torch version (`# requires: python>=3.13`,
 `# requires: torch<2.6`; checked where that version runs: `make matrix`, or
-`make test` on that Python).
+`make test` on that Python). A header's mark covers its own block only: the
+`elif`, `else`, `except` and `finally` blocks after it have headers of their own,
+so a CPU run that takes the `elif` of an `if ...:  # requires: cuda` is checked.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from pathlib import Path
 from docverify.problems import Problem
 
 _REQUIRES = re.compile(r"#.*\brequires:\s*(cuda|(?:python|torch)\s*(?:>=|<)\s*[\d.]+)")
+# Blocks of a compound statement that follow a header other than the statement's first.
+_OTHER_BLOCKS = ("orelse", "handlers", "finalbody")
+_ELSE = re.compile(r"\s*(?:else|finally)\s*:")
 _VERSION = re.compile(r"(?P<what>python|torch)\s*(?P<op>>=|<)\s*(?P<version>[\d.]+)")
 
 
@@ -103,21 +108,53 @@ def statements(source: str) -> dict[int, str | None]:
     }
     found: dict[int, str | None] = {}
 
-    def visit(node: ast.AST, required: str | None) -> None:
-        for child in ast.iter_child_nodes(node):
-            # Docstrings and `global`/`nonlocal` declarations are not executed.
-            runs = not isinstance(child, ast.Global | ast.Nonlocal) and id(child) not in docstrings
-            if isinstance(child, ast.stmt | ast.ExceptHandler) and runs:
-                mark = _REQUIRES.search(lines[child.lineno - 1])
-                needs = required or (mark[1].replace(" ", "") if mark else None)
-                if isinstance(child, ast.stmt):  # an `except` line is a header, not run
-                    found[child.lineno] = found.get(child.lineno) or needs
-                visit(child, needs)
-            else:
-                visit(child, required)
+    def visit(node: ast.AST, outer: str | None, own: str | None) -> None:
+        # `outer`: what the block holding `node` requires; `own`: what `node`'s own block
+        # (its body) requires, its header's mark included. The `elif`, `else`, `except`
+        # and `finally` blocks of a statement have headers of their own: a mark on the
+        # `if` (`for`, `while`, `try`) line does not reach them.
+        for field, value in ast.iter_fields(node):
+            required = own
+            if field in _OTHER_BLOCKS and isinstance(node, ast.stmt):
+                required = outer
+                if field in ("orelse", "finalbody") and value:
+                    required = outer or _header_mark(lines, value[0])
+            for child in value if isinstance(value, list) else [value]:
+                if not isinstance(child, ast.AST):
+                    continue
+                # Docstrings and `global`/`nonlocal` declarations are not executed.
+                runs = (
+                    not isinstance(child, ast.Global | ast.Nonlocal) and id(child) not in docstrings
+                )
+                if isinstance(child, ast.stmt | ast.ExceptHandler) and runs:
+                    mark = _REQUIRES.search(lines[child.lineno - 1])
+                    needs = required or (mark[1].replace(" ", "") if mark else None)
+                    if isinstance(child, ast.stmt):  # an `except` line is a header, not run
+                        found[child.lineno] = found.get(child.lineno) or needs
+                    visit(child, required, needs)
+                else:
+                    visit(child, required, required)
 
-    visit(tree, None)
+    visit(tree, None, None)
     return found
+
+
+def _header_mark(lines: list[str], first: ast.stmt) -> str | None:
+    """What the `else:` or `finally:` line above the block starting with `first` requires.
+
+    None for an `elif` (its own `if` statement carries its mark) and where the line
+    requires nothing.
+    """
+    number = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
+    if lines[number - 1].lstrip().startswith("elif"):
+        return None
+    for text in reversed(lines[: number - 1]):
+        if _ELSE.match(text):
+            mark = _REQUIRES.search(text)
+            return mark[1].replace(" ", "") if mark else None
+        if text.strip() and not text.lstrip().startswith("#"):
+            return None
+    return None
 
 
 def requirement_met(required: str | None, cuda_present: bool) -> bool:

@@ -50,14 +50,16 @@ TEXT: dict[str, dict[str, str]] = {
             "shown are the `#>` lines the page shows.*"
         ),
         # the Verification page's claims table
-        "claims.header": "| page | linked to a proof | in a box | not a claim | unproven | proven |",
+        "claims.header": "| page | linked to a check | in a box | not a claim | neither | linked or boxed |",
         "claims.total": "all pages",
         "pinned.stack": "Pinned stack (`requirements.txt`): Python {python}, torch {torch}, torchvision {torchvision}.",
         "claims.headline": (
-            "Counted at build time: of the {claims} factual sentences in this edition's pages, "
-            "{linked} end with a ✓ linking to the line of code that proves them and {boxed} "
-            "stand in a Not verified here box ({share} in all); the least covered page is "
-            "{least}, at {least_share}."
+            "Counted at build time: of the {claims} factual sentences in this edition's pages "
+            "(the generated Errata, Tags and Verification pages not counted), {linked} end with "
+            "a ✓ linking to the check offered as their proof (a line of code, or a named test; "
+            "a check that only a GPU run reaches is labelled so, with that run's outcome or "
+            "“not run yet”) and {boxed} stand in a Not verified here box ({share} linked or "
+            "boxed in all); the least covered page is {least}, at {least_share}."
         ),
         # proof links (docverify.site.proof_links)
         "proof.title": "checked by {where}",
@@ -105,8 +107,10 @@ TEXT: dict[str, dict[str, str]] = {
         "errata.home": "Home",
         # the home page's headline (docverify.contract.embed_roots.headline)
         "headline.blocks": (
-            "{total} on this site: {run} run with their outputs compared, "
-            "{tested} validated by a named test, {shown} shown only (each says why)"
+            "{total} on this site: {run} from scripts that the test suite runs, comparing "
+            "their outputs (a script that needs a GPU only on a machine with one: its badge "
+            "says whether such a run is recorded), {tested} validated by a named test, {shown} "
+            "shown only (each says why)"
         ),
         "headline.block.one": "{n} code block",
         "headline.block.many": "{n} code blocks",
@@ -196,12 +200,14 @@ TEXT: dict[str, dict[str, str]] = {
             "*本笔记本就是 PyTorch 笔记的页面 <{url}>。它的代码单元格是该页的代码，"
             "也就是本站测试套件运行并检查的程序；显示的输出是该页显示的 `#>` 行。*"
         ),
-        "claims.header": "| 页面 | 链接到证明 | 在框中 | 非结论 | 未证明 | 已证明 |",
+        "claims.header": "| 页面 | 链接到检查 | 在框中 | 非结论 | 两者皆无 | 已链接或在框中 |",
         "claims.total": "全部页面",
         "pinned.stack": "固定的软件栈（`requirements.txt`）：Python {python}、torch {torch}、torchvision {torchvision}。",
         "claims.headline": (
-            "构建时统计：本版本各页面共有 {claims} 个陈述事实的句子，其中 {linked} 个以 ✓ "
-            "结尾、链接到证明它的那一行代码，{boxed} 个位于“此处未验证”框中（合计 {share}）；"
+            "构建时统计：本版本各页面（不含生成的勘误、标签和验证页面）共有 {claims} 个陈述事实的句子，"
+            "其中 {linked} 个以 ✓ 结尾、链接到作为其证明的检查（一行代码或一个指定测试；"
+            "只有 GPU 运行才会执行到的检查会注明这一点，并给出该运行的结果或“尚未运行”），"
+            "{boxed} 个位于“此处未验证”框中（已链接或在框中的合计 {share}）；"
             "覆盖率最低的页面是 {least}，为 {least_share}。"
         ),
         "proof.title": "由 {where} 检查",
@@ -244,7 +250,8 @@ TEXT: dict[str, dict[str, str]] = {
         "errata.none": "暂无更正。",
         "errata.home": "首页",
         "headline.blocks": (
-            "本站共有 {total}：{run} 个运行并比对输出，"
+            "本站共有 {total}：{run} 个来自测试套件运行并比对输出的脚本（需要 GPU 的脚本只在有 GPU "
+            "的机器上运行：其徽章注明是否已记录这样的运行），"
             "{tested} 个由指定测试验证，{shown} 个仅展示（各自注明原因）"
         ),
         "headline.block.one": "{n} 个代码块",

@@ -175,7 +175,7 @@ def _claims_by_page(docs_dir: Path, lang: str) -> dict[str, claims.Coverage]:
 
 
 def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
-    """Per page in `lang`: its sentences linked to a proof, boxed, not claims, unproven."""
+    """Per page in `lang`: its sentences linked to a check, boxed, not claims, neither."""
     rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|"]
     total = Counter()
     for page, found in _claims_by_page(docs_dir, lang).items():
