@@ -232,9 +232,9 @@ SUMMARY_WORDS: dict[str, dict[str, str]] = {
         "conv": (
             '- **"conv1d\'s time grows with the input": {v_conv}.** `Conv1d` (contiguous input) '
             "took {conv_growth} the time for {more_rows} the rows ({small_conv} µs to "
-            "{large_conv} µs). It grew less than `Linear` because small inputs carry a fixed "
-            "cost per call: {small_conv} µs at L={small_L} and {second_conv} µs at L={second_L}, "
-            "{second_growth} the time for {second_rows} the rows."
+            "{large_conv} µs). It grew less than `Linear`, which is consistent with a larger "
+            "fixed cost per call: {small_conv} µs at L={small_L} and {second_conv} µs at "
+            "L={second_L}, {second_growth} the time for {second_rows} the rows."
         ),
         "small": (
             '- **"conv1d(k=1) is faster for small inputs": {v_small}.** At L={small_L} `Conv1d` '
@@ -286,7 +286,7 @@ SUMMARY_WORDS: dict[str, dict[str, str]] = {
         "conv": (
             "- **“conv1d 的时间会随着输入的增大而增大”：{v_conv}。**对连续输入，行数是原来的 "
             "{more_rows}时，`Conv1d` 的耗时是原来的 {conv_growth}（从 {small_conv} µs 到 "
-            "{large_conv} µs）。它的增长比 `Linear` 小，因为小输入的每次调用都有固定开销："
+            "{large_conv} µs）。它的增长比 `Linear` 小，这与每次调用有较大的固定开销相符："
             "L={small_L} 时 {small_conv} µs，L={second_L} 时 {second_conv} µs，行数是原来的 "
             "{second_rows}，耗时是原来的 {second_growth}。"
         ),

@@ -161,7 +161,7 @@ def test_conv1d_verdicts_hold_in_the_committed_data(table) -> None:
     assert large.linear_us / small.linear_us > 10
     # "conv1d's time grows with the input: holds"
     assert large.conv_us / small.conv_us > 10
-    # "It grew less than Linear because small inputs carry a fixed cost per call"
+    # "It grew less than Linear, which fits a fixed cost per call": the premise, not a cause
     assert large.conv_us / small.conv_us < large.linear_us / small.linear_us
     assert second.conv_us / small.conv_us < 2 <= second.length // small.length
     # "Conv1d was slower than Linear for the smallest inputs, not faster"

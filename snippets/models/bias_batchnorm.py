@@ -76,6 +76,13 @@ test = torch.randn(4, 3, 12, 12)
 diff = (with_bias(test) - without_bias(test)).abs().max().item()
 print(f"eval-mode difference {diff:.2f}")  # not zero: the running mean is still catching up ✓ eval-differs
 #> eval-mode difference 3.03
+with torch.no_grad():
+    conv_out = with_bias[0](test)  # eval BN: the running statistics, not the batch's
+    running = (conv_out - bn_a.running_mean[:, None, None]) / torch.sqrt(bn_a.running_var[:, None, None] + bn_a.eps)
+    assert torch.allclose(bn_a(conv_out), running * bn_a.weight[:, None, None] + bn_a.bias[:, None, None], atol=1e-5)  # ✓ eval-uses-running
+    # each channel is off by the bias the running mean misses (0.9**5 of it), over the channel's std
+    gap = (0.9**5) * with_bias[0].bias / torch.sqrt(bn_a.running_var + bn_a.eps)
+    assert torch.allclose(with_bias(test) - without_bias(test), gap[:, None, None].expand(4, 16, 10, 10), atol=1e-4)  # ✓ gap-over-std
 # --8<-- [end:eval-mode]
 
 # --8<-- [start:eval-converged]

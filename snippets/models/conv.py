@@ -91,7 +91,8 @@ for name, kwargs in settings.items():
 
 # stride, padding, dilation: other output sizes, the parameter count of kernel_size=3 ...
 size_only = [name for name in settings if name.startswith(("stride", "padding=", "dilation"))]
-assert len({sizes[name] for name in size_only}) > 1  # different output sizes ...
+changed = [name for name in size_only if name != "padding='valid'"]  # 'valid' is no padding, the default
+assert all(sizes[name] != sizes["kernel_size=3"] for name in changed)  # each changes the output size ... ✓ size-not-params
 assert {counts[name] for name in size_only} == {counts["kernel_size=3"]}  # ... one parameter count ✓ size-not-params
 # ... while kernel_size changes both: 1168, 1936 and 3216 parameters for 3, (3, 5) and 5
 kernel_counts = [counts[f"kernel_size={k}"] for k in ("3", "(3, 5)", "5")]
@@ -103,6 +104,7 @@ assert torch.equal(valid(x), unpadded(x))  # "valid" is padding=0 ✓ valid-none
 
 # several arguments at once: the count still follows the formula
 assert n_params(nn.Conv2d(12, 6, (3, 5), groups=3, bias=False)) == conv_param_count(12, 6, (3, 5), 3, False)  # ✓ several-at-once
+assert nn.Conv2d(12, 6, (3, 5), groups=3, bias=False).weight.shape == (6, 12 // 3, 3, 5)  # ✓ weight-shape
 
 # dilation=2: the 3x3 taps 2 pixels apart, i.e. a 5x5 kernel with zeros between the taps
 dilated = nn.Conv2d(8, 16, 3, dilation=2, bias=False)

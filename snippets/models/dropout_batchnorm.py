@@ -57,6 +57,8 @@ for p in [0.0, 0.1, 0.3, 0.5, 0.7]:
     #> 0.7           5.682             1.015                  0.179
 learned_vars = [learned for learned, _, _ in shifts.values()]
 assert learned_vars == sorted(learned_vars)  # grows with p ✓ grows
+for learned, seen, out_var in shifts.values():  # eval BN divides by sqrt(running_var + eps): out var = seen / learned
+    assert abs(out_var - seen / (learned + 1e-5)) < 1e-3 * out_var  # ✓ divides-by-std
 # --8<-- [end:variance-shift]
 
 # --8<-- [start:formula]
@@ -84,6 +86,8 @@ print(f"train mode: {counts.max() / train_out.numel():.2f} of the outputs share 
 #> train mode: 0.50 of the outputs share the value -0.57
 print((eval_out == values[counts.argmax()]).sum().item())  # eval mode: no zeroed elements, no spike ✓ no-spike
 #> 0
+bn = net[1]  # in eval mode BN uses its running statistics and divides by their standard deviation
+assert torch.allclose(eval_out, ((features - bn.running_mean) / torch.sqrt(bn.running_var + bn.eps)).flatten())  # ✓ divides-by-std
 # --8<-- [end:histograms]
 
 # --8<-- [start:remedies]
@@ -105,6 +109,25 @@ with torch.no_grad():
 net.eval()
 print(f"re-estimated: eval output var {net(features).var():.2f}")  # ✓ remedy-reestimate
 #> re-estimated: eval output var 1.00
+
+# "After BN" means after the LAST BN: a Dropout between two BNs still shifts the second one
+torch.manual_seed(0)
+wide = torch.randn(16_384, 16) + 1.0  # 16 features, mean 1, variance 1
+between = nn.Sequential(nn.BatchNorm1d(16, momentum=None), nn.ReLU(), nn.Dropout(0.5),
+                        nn.Linear(16, 16), nn.BatchNorm1d(16, momentum=None, affine=False))
+last = nn.Sequential(nn.BatchNorm1d(16, momentum=None), nn.ReLU(),
+                     nn.Linear(16, 16), nn.BatchNorm1d(16, momentum=None, affine=False), nn.Dropout(0.5))
+with torch.no_grad():
+    for stacked in (between, last):
+        for batch in wide.split(2048):
+            stacked(batch)  # training mode: both BNs learn their running statistics
+        stacked.eval()
+    between_var = between(wide).var(dim=0).mean().item()
+    print(f"BN, ReLU, Dropout, Linear, BN: eval output var {between_var:.2f}")  # ✓ not-between-bns
+    #> BN, ReLU, Dropout, Linear, BN: eval output var 0.40
+    print(f"Dropout after the last BN: eval output var {last(wide).var(dim=0).mean():.2f}")  # ✓ after-last-bn
+    #> Dropout after the last BN: eval output var 1.00
+assert between_var < 0.5  # Dropout after the first BN is not enough: the last BN still sees the shift ✓ not-between-bns
 # --8<-- [end:remedies]
 
 # Figure only (nothing shown depends on it): the variance shift and the histograms.

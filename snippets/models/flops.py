@@ -102,6 +102,11 @@ macs_fc = model.fc.in_features * model.fc.out_features
 macs = macs1 + macs2 + macs_fc
 print(macs1, macs2, macs_fc, macs)  # ✓ macs
 #> 442368 1179648 320 1622336
+for groups in (1, 4, 8):  # C_in / groups taps per output: a grouped conv does 1/groups of the work
+    grouped = nn.Conv2d(8, 16, 3, padding=1, groups=groups)
+    with FlopCounterMode(display=False) as grouped_count, torch.no_grad():
+        grouped(torch.zeros(1, 8, 10, 10))
+    assert grouped_count.get_total_flops() == 2 * conv_macs(grouped, 10, 10)[0] == 2 * 16 * 10 * 10 * (8 // groups) * 9  # ✓ macs-groups
 # --8<-- [end:analytic]
 
 # --8<-- [start:flops-vs-macs]

@@ -133,14 +133,19 @@ print(all("_apply" in inspect.getsource(getattr(nn.Module, name)) for name in ["
 #> True
 plain.half(), registered.half()  # .half() runs here too: the listed layers keep their dtype
 assert (plain.convs[0].weight.dtype, registered.convs[0].weight.dtype) == (torch.float32, torch.float16)  # ✓ via-apply
+assert "for module in self.children()" in inspect.getsource(nn.Module._apply)  # _apply visits registered children ✓ via-apply
+plain.to("meta"), registered.to("meta")  # a device move, as .cuda() is one: the listed layers stay behind
+print(plain.convs[0].weight.device, registered.convs[0].weight.device)  # ✓ to-device
+#> cpu meta
 plain.eval()  # and so do train()/eval()
 print(plain.convs[0].training)  # ✓ train-eval
 #> True
 # --8<-- [end:list-losses]
 
 # --8<-- [start:registration]
-print(all(isinstance(m, nn.Module) for m in model.modules()), all(isinstance(p, nn.Parameter) for p in model.parameters()))  # ✓ all-modules
-#> True True
+layer_classes = [nn.Conv2d, nn.BatchNorm2d, nn.ReLU, nn.Linear, nn.Sequential, nn.ModuleList, nn.ModuleDict]
+print(all(issubclass(cls, nn.Module) for cls in layer_classes), isinstance(torch.relu, nn.Module))  # ✓ all-modules
+#> True False
 # named_parameters() walks the same tree: each module's own parameters, prefixed by its name
 own = [f"{name}.{p}".lstrip(".") for name, m in model.named_modules() for p, _ in m.named_parameters(recurse=False)]
 print(own == [name for name, _ in model.named_parameters()])  # ✓ params-walk
@@ -170,6 +175,10 @@ late.convs = [nn.Linear(2, 2)]  # a list is not an nn.Module: kept as a plain at
 object.__setattr__(late, "hidden", nn.Linear(2, 2))  # bypass __setattr__: not registered
 print([name for name, _ in late.named_children()], type(late.convs).__name__, isinstance(late.hidden, nn.Module))  # ✓ late-registered
 #> ['fc'] list True
+late.add_module("added", nn.Linear(2, 2))  # registered by name, without an assignment ...
+late.register_module("also", nn.Linear(2, 2))  # ... (register_module is the same call)
+print([name for name, _ in late.named_children()])  # ✓ add-module
+#> ['fc', 'added', 'also']
 # --8<-- [end:registration]
 
 # --8<-- [start:res2net]

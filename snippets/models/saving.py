@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import torch
 from torch import nn
@@ -346,6 +347,9 @@ def draws() -> list[torch.Tensor]:
     return orders + [nn.Dropout(0.5)(torch.ones(16)) for _ in range(2)]
 
 
+# torch.get_rng_state() is the state of one generator: the CPU's default one
+print(torch.equal(torch.get_rng_state(), torch.default_generator.get_state()), torch.default_generator.device)  # ✓ rng-cpu-only
+#> True cpu
 rng_state = torch.get_rng_state()
 first = draws()
 torch.set_rng_state(rng_state)
@@ -400,15 +404,58 @@ seen = []
 
 
 def where(storage, location):  # map_location may be a function of (storage, saved location)
-    seen.append(location)
+    seen.append((location, storage.device.type))
     return storage  # the storage as read, on the CPU
 
 
 torch.load(tmp / "weights.pt", map_location=where)
-print(sorted(set(seen)))  # the device tag each tensor was saved with ✓ where-tag
-#> ['cpu']
-on_cpu = torch.load(tmp / "weights.pt", map_location="cpu")  # what loads a GPU checkpoint on a CPU machine
+print(sorted(set(seen)))  # the device tag each tensor was saved with, and where the storage was read ✓ where-tag
+#> [('cpu', 'cpu')]
+on_cpu = torch.load(tmp / "weights.pt", map_location="cpu")
 print({t.device.type for t in on_cpu.values()})  # ✓ map-cpu
 #> {'cpu'}
-scratch.cleanup()  # remove every file this page wrote
+
+# the tag is the device: PyTorch's taggers, asked about storages on three devices
+on_gpu = SimpleNamespace(device=torch.device("cuda", 0))  # a stand-in: the taggers only ask its device
+storages = [torch.ones(1).untyped_storage(), torch.empty(1, device="meta").untyped_storage(), on_gpu]
+print([torch.serialization.location_tag(storage) for storage in storages])  # ✓ tag-is-device
+#> ['cpu', 'meta', 'cuda:0']
+torch.save(torch.empty(2, device="meta"), tmp / "meta.pt")
+print(torch.load(tmp / "meta.pt").device)  # no map_location: back to the device it was saved from ✓ default-saved-device
+#> meta
 # --8<-- [end:map-location]
+
+
+# --8<-- [start:gpu-file]
+def tag_as_gpu(storage):  # asked first while registered: a CPU storage is tagged as a GPU's would be
+    return "cuda:0" if storage.device.type == "cpu" else None
+
+
+def no_deserializer(storage, location):  # at load time: leave every tag to PyTorch's own rules
+    return None
+
+
+as_gpu = (0, tag_as_gpu, no_deserializer)  # priority 0: before PyTorch's taggers (cpu is 10)
+torch.serialization.register_package(*as_gpu)
+try:
+    torch.save(model.state_dict(), tmp / "gpu.pt")  # a GPU checkpoint, made on any machine
+finally:  # register_package has no public undo: take it out, so that later saves are plain again
+    torch.serialization._package_registry.remove(as_gpu)
+
+seen.clear()
+torch.load(tmp / "gpu.pt", map_location=where)
+print(sorted(set(seen)))  # saved as cuda:0; the function gets each storage as read, on the CPU ✓ gpu-file-tag
+#> [('cuda:0', 'cpu')]
+for location in ("cpu", {"cuda:0": "cpu"}, where):  # the three kinds of map_location
+    back = torch.load(tmp / "gpu.pt", map_location=location)
+    assert {t.device.type for t in back.values()} == {"cpu"}  # ✓ gpu-file-to-cpu
+    assert all(torch.equal(back[k], v) for k, v in model.state_dict().items())  # same values ✓ gpu-file-to-cpu
+if not torch.cuda.is_available():  # no map_location, no CUDA: the saved device cannot be restored
+    refusal = ""
+    try:
+        torch.load(tmp / "gpu.pt")
+    except RuntimeError as err:
+        refusal = str(err)
+    assert refusal.startswith("Attempting to deserialize object on a CUDA device") and "map_location" in refusal  # ✓ plain-load-refuses
+scratch.cleanup()  # remove every file this page wrote
+# --8<-- [end:gpu-file]
