@@ -72,8 +72,8 @@ assert torch.allclose((log_probs + 1).log_softmax(dim=2), log_probs)  # log_soft
 assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))  # ✓ raw-scores
 # on CUDA, input that meets the conditions of CTCLoss's docstring goes to cuDNN instead (box below)
 cudnn_note = " ".join(inspect.getdoc(nn.CTCLoss).split())
-assert all(term in cudnn_note for term in ["In order to use CuDNN", "concatenated format", "must be `T`",
-                                           "blank=0", "256", "torch.int32"])  # ✓ cudnn-conditions
+conditions = ["In order to use CuDNN", "concatenated format", "must be `T`", "blank=0", "256", "torch.int32"]
+assert all(term in cudnn_note for term in conditions)  # ✓ cudnn-conditions
 if torch.cuda.is_available():  # requires: cuda
     lp, tol = log_probs.cuda(), {"atol": 1e-5}
     padded = (targets.cuda(), input_lengths, target_lengths)  # int64, padded: PyTorch's own CUDA kernel

@@ -85,8 +85,8 @@ if __name__ == "__main__":
     # on a GPU (the box below): what the docstrings say, and a default
     documented = " ".join(inspect.getdoc(torch.use_deterministic_algorithms).split())
     refused = documented.split("operations will throw")[1]  # the ops that raise in deterministic mode
-    assert all(op in refused for op in ["AdaptiveAvgPool2d` when attempting to differentiate a CUDA tensor",
-                                        "NLLLoss` when called on a CUDA tensor"])  # ✓ cuda-refused
+    examples = ["AdaptiveAvgPool2d` when attempting to differentiate a CUDA tensor", "NLLLoss` when called on a CUDA tensor"]
+    assert all(op in refused for op in examples)  # ✓ cuda-refused
     assert "on all devices" in inspect.getdoc(torch.manual_seed)  # ✓ seeds-all-devices
     print(torch.backends.cudnn.benchmark)  # cuDNN does not time algorithms unless asked to ✓ benchmark-off
     #> False
