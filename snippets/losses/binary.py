@@ -154,7 +154,8 @@ assert torch.allclose(twice, nn.BCELoss()(torch.sigmoid(scores), target))  # sig
 
 # even perfect logits cannot get the loss down: sigmoid(sigmoid(x)) lies in [0.5, 0.731]
 perfect = (2 * target - 1) * 20.0  # +20 where the label is 1, -20 where it is 0
-for scores_of in (logits, perfect):
+wide = torch.linspace(-1e4, 1e4, 20001)  # and every logit from -10000 to 10000, in steps of 1
+for scores_of in (logits, perfect, wide):
     seen = torch.sigmoid(torch.sigmoid(scores_of))  # what the loss turns into probabilities
     assert ((seen >= 0.5) & (seen <= torch.sigmoid(torch.tensor(1.0)))).all()  # ✓ squeezed
 print(torch.sigmoid(torch.tensor([0.0, 1.0])))  # the ends: sigmoid(0), sigmoid(1) ✓ squeezed-2
@@ -180,7 +181,10 @@ for label in (0.0, 1.0):
         torch.sigmoid(sweep), torch.full_like(sweep, label), reduction="sum"
     )
     (g_sweep,) = torch.autograd.grad(twice_sum, sweep)
-    assert (g_sweep.abs() <= 0.25).all()  # the right loss's gradient reaches nearly 1 ✓ quarter-gradient
+    assert (g_sweep.abs() <= 0.25).all()  # ✓ quarter-gradient
+    right_sum = F.binary_cross_entropy_with_logits(sweep, torch.full_like(sweep, label), reduction="sum")
+    (g_right_sweep,) = torch.autograd.grad(right_sum, sweep)
+    assert g_right_sweep.abs().max() > 0.99  # the right loss's gradient reaches nearly 1 ✓ right-reaches-one
 # --8<-- [end:double-sigmoid]
 
 # --8<-- [start:detect]

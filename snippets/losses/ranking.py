@@ -60,4 +60,9 @@ assert not torch.allclose(loss, torch.where(y == 1, 1 - cos, cos.clamp(min=0))) 
 # only the direction counts: rescaling the embeddings changes nothing
 rescaled = F.cosine_embedding_loss(3 * u, 0.5 * v, y, margin=0.5, reduction="none")
 assert torch.allclose(rescaled, loss, atol=1e-6)  # ✓ cosine-direction
+per_row = torch.tensor([[2.0], [0.3], [5.0], [1.7]])  # each embedding its own positive factor
+rescaled_rows = F.cosine_embedding_loss(per_row * u, v / per_row, y, margin=0.5, reduction="none")
+assert torch.allclose(rescaled_rows, loss, atol=1e-6)  # ✓ cosine-per-row
+# a negative factor reverses the direction, and the loss changes
+assert not torch.allclose(F.cosine_embedding_loss(-u, v, y, margin=0.5, reduction="none"), loss)  # ✓ cosine-negative
 # --8<-- [end:cosine-embedding]

@@ -100,7 +100,10 @@ def grad_of(loss):
 
 
 assert torch.allclose(grad_of(F.mse_loss(e, zero, reduction="sum")), 2 * e)  # grows with the error ✓ mse-grad
-assert torch.equal(grad_of(F.l1_loss(e, zero, reduction="sum")), e.sign())  # always +-1 ✓ l1-grad
+assert torch.equal(grad_of(F.l1_loss(e, zero, reduction="sum")), e.sign())  # +-1: no error here is 0 ✓ l1-grad
+at_zero = torch.zeros(1, requires_grad=True)  # an error of exactly 0
+print(torch.autograd.grad(F.l1_loss(at_zero, torch.zeros(1)), at_zero)[0])  # the sign of 0 ✓ l1-grad-zero
+#> tensor([0.])
 for d in [0.25, 0.5, 1.0, 2.0, 3.0]:  # the five thresholds checked above
     smooth_grad = grad_of(F.smooth_l1_loss(e, zero, beta=d, reduction="sum"))
     huber_grad = grad_of(F.huber_loss(e, zero, delta=d, reduction="sum"))

@@ -4,6 +4,7 @@ Page: docs/losses/sequences.md
 """
 
 # --8<-- [start:setup]
+import inspect
 import warnings
 
 import torch
@@ -60,7 +61,7 @@ assert not torch.allclose(loss, -(probs[0, 0] * probs[1, 1]).log())  # ✓ by-ha
 # --8<-- [end:by-hand]
 
 # --8<-- [start:log-softmax]
-# CTC does not normalise its input: shifting every score by 1 changes the loss by T
+# CTC's kernel does not normalise its input: shifting every score by 1 changes the loss by T
 args = (targets, input_lengths, target_lengths)
 shifted = F.ctc_loss(log_probs + 1, *args, reduction="none")
 print(shifted, per_sample - T)  # ✓ shifted
@@ -69,6 +70,19 @@ assert torch.allclose(shifted, per_sample - T)  # ✓ shifted-2
 assert torch.allclose((log_probs + 1).log_softmax(dim=2), log_probs)  # log_softmax ignores it ✓ shift-invariant
 # so raw scores give a different (and meaningless) loss: apply log_softmax first
 assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))  # ✓ raw-scores
+# on CUDA, input that meets the conditions of CTCLoss's docstring goes to cuDNN instead (box below)
+cudnn_note = " ".join(inspect.getdoc(nn.CTCLoss).split())
+conditions = ["In order to use CuDNN", "concatenated format", "must be `T`", "blank=0", "256", "torch.int32"]
+assert all(term in cudnn_note for term in conditions)  # ✓ cudnn-conditions
+if torch.cuda.is_available():  # requires: cuda
+    lp, tol = log_probs.cuda(), {"atol": 1e-5}
+    padded = (targets.cuda(), input_lengths, target_lengths)  # int64, padded: PyTorch's own CUDA kernel
+    own = F.ctc_loss(lp, *padded, reduction="none").cpu()
+    assert torch.allclose(F.ctc_loss(lp + 1, *padded, reduction="none").cpu(), own - T, **tol)  # ✓ cuda-native
+    on_cudnn = (flat.int(), input_lengths.int(), target_lengths.int())  # int32, concatenated, lengths all T
+    cudnn = F.ctc_loss(lp, *on_cudnn, reduction="none").cpu()
+    assert torch.allclose(F.ctc_loss(lp + 1, *on_cudnn, reduction="none").cpu(), cudnn, **tol)  # ✓ cudnn-softmax
+    assert torch.allclose(F.ctc_loss(scores.cuda(), *on_cudnn, reduction="none").cpu(), per_sample, **tol)  # ✓ cudnn-raw
 # --8<-- [end:log-softmax]
 
 # --8<-- [start:layout]

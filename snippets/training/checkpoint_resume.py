@@ -4,6 +4,7 @@ Page: docs/training/checkpoint_resume.md
 """
 
 # --8<-- [start:setup]
+import inspect
 import io
 import pickle
 import random
@@ -98,6 +99,9 @@ print(torch.default_generator.device, torch.equal(torch.get_rng_state(), torch.d
 #> cpu True
 print(len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count())  # ✓ cuda-states
 #> True
+source = inspect.getsource(torch.cuda.get_rng_state_all)  # the installed torch's code
+print("ByteTensor" in source, "range(device_count())" in source)  # a byte tensor per visible GPU ✓ cuda-states-source
+#> True True
 # --8<-- [end:save]
 
 
@@ -186,7 +190,8 @@ if torch.cuda.is_available():  # requires: cuda (on a GPU, dropout draws from th
 
 # --8<-- [start:weights-only]
 buffer = io.BytesIO()
-torch.save({"numpy": np.random.get_state()}, buffer)  # the state as NumPy returns it
+state = np.random.get_state()  # the state as NumPy returns it: its keys are a NumPy array
+torch.save({"numpy": state}, buffer)
 buffer.seek(0)
 try:
     torch.load(buffer)  # the default: weights_only=True
@@ -195,6 +200,12 @@ except pickle.UnpicklingError as err:
     print(reason.strip().split(" was not")[0])  # ✓ weights-only-error
     #> WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray._reconstruct
     assert "arbitrary code execution" in str(err)  # what weights_only=False would risk ✓ arbitrary-code
+numpy_types = [np._core.multiarray._reconstruct, np.ndarray, np.dtype, np.dtypes.UInt32DType]
+buffer.seek(0)
+with torch.serialization.safe_globals(numpy_types):  # allowed for this load only
+    loaded = torch.load(buffer, weights_only=True)["numpy"]
+    print(loaded[0], all(np.array_equal(a, b) for a, b in zip(loaded, state, strict=True)))  # ✓ safe-globals
+    #> MT19937 True
 buffer.seek(0)
 print(type(torch.load(buffer, weights_only=False)["numpy"][1]))  # only for a file you trust ✓ weights-only-false
 #> <class 'numpy.ndarray'>

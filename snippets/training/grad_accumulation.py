@@ -92,6 +92,10 @@ print(bn_big.num_batches_tracked.item(), bn_small.num_batches_tracked.item())  #
 #> 1 2
 print(torch.allclose(bn_big.running_mean, bn_small.running_mean))  # ✓ bn-running
 #> False
+frozen = model_with(nn.BatchNorm1d(4))
+frozen[1].eval()  # a frozen BN normalises with its running statistics, not the batch's
+print(same(large_batch_gradients(frozen), accumulated_gradients(frozen, [4, 4], [1 / 2, 1 / 2])))  # ✓ bn-eval-same
+#> True
 
 for norm in (nn.LayerNorm(4), nn.GroupNorm(2, 4)):  # per-sample normalisation: no batch statistics
     model = model_with(norm)

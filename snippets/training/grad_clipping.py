@@ -73,6 +73,17 @@ try:
 except RuntimeError as err:
     print(str(err).split(", so")[0])  # ✓ nonfinite-error
     #> The total norm of order 2.0 for gradients from `parameters` is non-finite
+# with mixed precision, a GradScaler finds the NaN and skips the step
+opt = torch.optim.SGD(params, lr=0.1)
+scaler = torch.amp.GradScaler("cpu")
+a.grad = b.grad = None
+scaler.scale(a.sum() + b.sum()).backward()
+a.grad[0] = float("nan")  # as an overflow in float16 would leave it
+before = [p.detach().clone() for p in params]
+scaler.step(opt)  # no opt.step(): a gradient is not finite
+scaler.update()
+print(all(torch.equal(p, q) for p, q in zip(params, before, strict=True)), scaler.get_scale())  # ✓ scaler-skips
+#> True 32768.0
 # --8<-- [end:nonfinite]
 
 # --8<-- [start:scaler]

@@ -103,6 +103,15 @@ except ValueError as err:
     print(err)  # ✓ step-limit
     #> Tried to step 11 times. The specified number of total steps is 10
 assert "`step` should be called after a batch has been used for training" in OneCycleLR.__doc__  # ✓ per-batch
+opt = new_optimizer(lr=0.1, momentum=0.9)
+sched = OneCycleLR(opt, max_lr=1.0, total_steps=10, pct_start=0.25)  # 0.25 * 10 - 1 = 1.5: between two steps
+lrs = []
+for _ in range(10):
+    lrs.append(current_lr(opt))
+    opt.step()
+    sched.step()
+print(round(max(lrs), 4), lrs.index(max(lrs)))  # no step gets max_lr itself ✓ one-cycle-fractional
+#> 0.9891 2
 # --8<-- [end:one-cycle]
 
 # Figure only (nothing shown depends on it): the warm-up + cosine schedule above, rebuilt.

@@ -4,6 +4,8 @@ Page: docs/training/mixed_precision.md (the fp16 + GradScaler half is mixed_prec
 """
 
 # --8<-- [start:setup]
+import inspect
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -55,6 +57,12 @@ for name, out in ops.items():
     #>   layer_norm(x): torch.float32
     #>         x.exp(): torch.float32
     #>    h + x[:, :3]: torch.float32
+# each device has its own list: does the op have an autocast rule for CPU, for CUDA? (the dispatcher's table)
+for op in ["aten::linear", "aten::softmax.int", "aten::sum"]:
+    print(op, [torch._C._dispatch_has_kernel_for_dispatch_key(op, key) for key in ["AutocastCPU", "AutocastCUDA"]])  # ✓ lists-differ
+    #> aten::linear [True, True]
+    #> aten::softmax.int [False, True]
+    #> aten::sum [False, True]
 # --8<-- [end:dtypes]
 
 # --8<-- [start:reductions]
@@ -106,13 +114,17 @@ model = nn.Linear(8, 3)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 print(torch.amp.GradScaler("cpu").get_growth_interval())  # the default: 2000 good steps in a row ✓ default-interval
 #> 2000
+print(inspect.signature(torch.amp.GradScaler).parameters["init_scale"].default)  # the same for every device ✓ init-scale-default
+#> 65536.0
 scaler = torch.amp.GradScaler("cpu", growth_interval=3)  # 3 here, to see it happen
 print(scaler.get_scale(), scaler.get_growth_factor(), scaler.get_backoff_factor())  # ✓ scaler-factors
 #> 65536.0 2.0 0.5
 for step in range(8):
     opt.zero_grad()
     with torch.autocast("cpu", dtype=torch.float16):
-        loss = F.mse_loss(model(x), target)
+        out = model(x)
+        loss = F.mse_loss(out, target)
+    assert out.dtype == torch.float16 and loss.dtype == torch.float32  # float16 autocast on the CPU ✓ cpu-fp16
     expected = torch.autograd.grad(loss, model.weight, retain_graph=True)[0] * scaler.get_scale()
     scaler.scale(loss).backward()  # the gradients of loss * scale
     assert torch.allclose(model.weight.grad, expected)  # ✓ scaled-grads

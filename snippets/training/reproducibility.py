@@ -4,6 +4,7 @@ Page: docs/training/reproducibility.md
 """
 
 # --8<-- [start:setup]
+import inspect
 import multiprocessing
 import random
 import subprocess
@@ -79,6 +80,15 @@ if __name__ == "__main__":
     finally:
         torch.use_deterministic_algorithms(False)
     print(torch.are_deterministic_algorithms_enabled())  # a global setting: switched off again ✓ switched-off
+    #> False
+
+    # on a GPU (the box below): what the docstrings say, and a default
+    documented = " ".join(inspect.getdoc(torch.use_deterministic_algorithms).split())
+    refused = documented.split("operations will throw")[1]  # the ops that raise in deterministic mode
+    examples = ["AdaptiveAvgPool2d` when attempting to differentiate a CUDA tensor", "NLLLoss` when called on a CUDA tensor"]
+    assert all(op in refused for op in examples)  # ✓ cuda-refused
+    assert "on all devices" in inspect.getdoc(torch.manual_seed)  # ✓ seeds-all-devices
+    print(torch.backends.cudnn.benchmark)  # cuDNN does not time algorithms unless asked to ✓ benchmark-off
     #> False
 # --8<-- [end:deterministic]
 

@@ -28,6 +28,9 @@ print(inspect.signature(nn.Module.zero_grad))  # ✓ default-module
 model = two_heads()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 (model["a"](x) + model["b"](x)).sum().backward()
+once = model["a"].weight.grad.clone()
+(model["a"](x) + model["b"](x)).sum().backward()  # a second backward() adds to .grad
+assert torch.equal(model["a"].weight.grad, 2 * once)  # ✓ adds-up
 opt.zero_grad()  # the default: the gradients are dropped ...
 print(model["a"].weight.grad)  # ✓ default-none
 #> None
