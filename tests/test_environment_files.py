@@ -195,7 +195,8 @@ def test_condarc_of_today_has_no_free_or_pytorch_channel() -> None:
     data = yaml.safe_load((ENVIRONMENT_SETUP / "tsinghua.condarc").read_text(encoding="utf-8"))
     mirror = "https://mirrors.tuna.tsinghua.edu.cn/anaconda/"
     assert data["channels"] == ["defaults"]
-    assert data["default_channels"] and all(url.startswith(mirror) for url in data["default_channels"])
+    assert data["default_channels"]
+    assert all(url.startswith(mirror) for url in data["default_channels"])
     assert all("/pkgs/free" not in url for url in data["default_channels"])
     assert data["custom_channels"]["conda-forge"].startswith(mirror)
     assert "pytorch" not in json.dumps(data)
