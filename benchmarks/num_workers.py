@@ -147,8 +147,9 @@ SUMMARY_WORDS = {
         "parts_sep": "; ",
         "row": "- **{name}**: {parts}. Fewest workers within 0.03 of the best: {enough}.",
         "start_up": (
-            "- **Worker start-up**: 3 short epochs with `persistent_workers=True` took "
-            "{ratio} × the time they took without it."
+            "- **Worker start-up**: 3 short epochs with the workers already running "
+            "(`persistent_workers=True`, started during the timer's warm-up) took {ratio} × "
+            "the time of 3 epochs that each start their workers."
         ),
     },
     "zh": {
@@ -180,8 +181,8 @@ SUMMARY_WORDS = {
         "parts_sep": "；",
         "row": "- **{name}**：{parts}。与最佳值相差不超过 0.03 的最少 worker 数：{enough}。",
         "start_up": (
-            "- **worker 启动**：使用 `persistent_workers=True` 时，3 个短 epoch 的耗时是不使用它"
-            "时的 {ratio} 倍。"
+            "- **worker 启动**：worker 已在运行时（`persistent_workers=True`，在计时器的预热中启动），"
+            "3 个短 epoch 的耗时是每个 epoch 都启动 worker 时的 {ratio} 倍。"
         ),
     },
 }
@@ -291,7 +292,7 @@ def measure(repeats: int) -> str:
         f"loading one batch in the main process: {load_per_batch * 1000:.0f} ms",
         "",
         "time per epoch relative to num_workers=0 (lower is faster),",
-        "steady state: workers already running (persistent_workers=True, after a warm-up epoch)",
+        "steady state: workers already running (persistent_workers=True, after 2 warm-up epochs)",
         f"{'training step per batch':<24}" + "".join(f"{f'workers={w}':>11}" for w in WORKERS),
     ]
     for label in STEPS:

@@ -11,6 +11,7 @@
   the prose is changed.
 - The benchmark times the page's own pipeline code (the snippet's `pipeline`
   section, run by tests/test_snippets.py on a small size).
+- The prose names the torch the committed table was measured on.
 """
 
 from __future__ import annotations
@@ -250,3 +251,12 @@ def test_the_benchmark_times_the_pipeline_the_page_shows(bench) -> None:
         assert callable(pipeline.epoch)
     finally:
         sys.modules.pop("num_workers_pipeline", None)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_prose_names_the_torch_of_the_committed_table(lang: str) -> None:
+    # The page says which torch the committed table was measured on; a rerun on another
+    # torch fails here until the prose says so.
+    torch_version = re.search(r"· torch (\d+\.\d+\.\d+)", TABLE.read_text(encoding="utf-8"))[1]
+    page = PAGE if lang == "en" else PAGE.with_name("num_workers.zh.md")
+    assert f"torch {torch_version}" in " ".join(page.read_text(encoding="utf-8").split())

@@ -7,7 +7,7 @@
   shared helper); the definitions must stay identical, so every page shows
   the same photo.
 - The figure-only grid helper (snippets/data/_image_grid.py) fails loudly on
-  mismatched titles.
+  mismatched titles, and draws every panel at one pixel scale.
 - The pinned-memory page says its `SimpleCustomBatch` is the notes' code with
   `strict=True` added to `zip`: compared with the notes here.
 - The pinned-memory page ascribes to the notes only what they say: pinned
@@ -102,6 +102,19 @@ def test_image_grid_needs_one_title_per_image(image_grid) -> None:
     photo = Image.new("RGB", (4, 3))
     with pytest.raises(ValueError, match="2 images but 1 titles"):
         image_grid.save_image_grid([photo, photo], ["one"], "data/never-written")
+    assert not (DATA_FIGURES / "never-written.png").exists()
+
+
+def test_image_grid_draws_every_panel_at_one_pixel_scale(image_grid, monkeypatch) -> None:
+    # The spatial page's caption: all panels share one pixel scale, so sizes compare.
+    drawn = []
+    monkeypatch.setattr(image_grid, "save_figure", lambda fig, name, dpi: drawn.append(fig))
+    images = [Image.new("RGB", (40, 30)), Image.new("RGB", (20, 10))]
+    image_grid.save_image_grid(images, ["big", "small"], "data/never-written")
+    panels = [ax for ax in drawn[0].axes if ax.images]
+    assert len(panels) == 2
+    assert {(ax.get_xlim(), ax.get_ylim()) for ax in panels} == {((-0.5, 39.5), (29.5, -0.5))}
+    assert len({tuple(ax.get_position().size.round(6)) for ax in panels}) == 1  # same size
     assert not (DATA_FIGURES / "never-written.png").exists()
 
 

@@ -193,9 +193,12 @@ def test_condarc_of_today_has_no_free_or_pytorch_channel() -> None:
     # What the conda page says of the current form: `defaults` redirected to the
     # mirror, conda-forge as a custom channel, no `free`, no PyTorch entry.
     data = yaml.safe_load((ENVIRONMENT_SETUP / "tsinghua.condarc").read_text(encoding="utf-8"))
+    mirror = "https://mirrors.tuna.tsinghua.edu.cn/anaconda/"
     assert data["channels"] == ["defaults"]
+    assert data["default_channels"]
+    assert all(url.startswith(mirror) for url in data["default_channels"])
     assert all("/pkgs/free" not in url for url in data["default_channels"])
-    assert "conda-forge" in data["custom_channels"]
+    assert data["custom_channels"]["conda-forge"].startswith(mirror)
     assert "pytorch" not in json.dumps(data)
 
 

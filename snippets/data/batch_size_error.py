@@ -24,6 +24,22 @@ print(len(loader), batch_sizes[-3:], N % BATCH_SIZE)  # ✓ batch-count
 print(next(iter(loader.batch_sampler)))  # a batch of the sampler: indices, no data ✓ sampler-indices
 #> [0, 1, 2, 3]
 assert set(batch_sizes[:-1]) == {BATCH_SIZE}  # every batch but the last is full ✓ full-batches
+
+
+class CountedReads(TensorDataset):
+    """The same data, counting the samples read from it."""
+
+    reads = 0
+
+    def __getitem__(self, index):
+        CountedReads.reads += 1
+        return super().__getitem__(index)
+
+
+counted = DataLoader(CountedReads(*dataset.tensors), batch_size=BATCH_SIZE)
+assert len(list(counted.batch_sampler)) == 4783 and CountedReads.reads == 0  # none read ✓ no-data-loaded
+next(iter(counted))  # while a batch from the loader itself reads its 4 samples
+assert CountedReads.reads == BATCH_SIZE  # ✓ batch-reads
 # --8<-- [end:data]
 
 

@@ -116,6 +116,29 @@ for i, name in enumerate(["brightness", "contrast", "saturation", "hue"], start=
 orders = {tuple(d[0].tolist()) for d in draws}
 print(len(orders))  # the 4 adjustments run in a random order: all 4! = 24 orders occur ✓ orders
 #> 24
+
+
+class FixedDraw(transforms.ColorJitter):
+    """ColorJitter whose draw is fixed: the order and the four factors given."""
+
+    def __init__(self, order: list[int], factors: tuple[float, ...]) -> None:
+        super().__init__()
+        self.drawn = (torch.tensor(order), *factors)
+
+    def get_params(self, *ranges):
+        return self.drawn
+
+
+factors = (1.5, 0.5, 1.5, 0.1)  # brightness, contrast, saturation, hue
+adjustments = [F.adjust_brightness, F.adjust_contrast, F.adjust_saturation, F.adjust_hue]
+results = []
+for order in ([0, 1, 2, 3], [3, 2, 1, 0]):
+    by_hand = img
+    for fn_id in order:
+        by_hand = adjustments[fn_id](by_hand, factors[fn_id])
+    results.append(FixedDraw(order, factors)(img).tobytes())
+    assert results[-1] == by_hand.tobytes()  # the transform applies them in the drawn order ✓ applied-order
+assert results[0] != results[1]  # and the order changes the image ✓ order-matters
 # --8<-- [end:sampling]
 
 # Figure-only (hidden): the picture grid at the top of the page.

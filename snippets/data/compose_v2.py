@@ -59,6 +59,8 @@ print(type(a).__name__, a.shape, type(b).__name__, b.shape)  # ✓ outputs
 #> Tensor torch.Size([3, 56, 56]) Image torch.Size([3, 56, 56])
 print(isinstance(b, torch.Tensor), type(b * 1).__name__)  # a Tensor; torch ops return plain ones ✓ subclass
 #> True Tensor
+print(type(torch.flip(b, [0])).__name__, type(b.clone()).__name__, type(b.to(torch.float64)).__name__)  # ✓ keeps-type
+#> Tensor Image Image
 # --8<-- [end:pipelines]
 
 # --8<-- [start:compare]
@@ -98,6 +100,16 @@ flips = [(torch.equal(i, tensor_img.flip(-1)), torch.equal(m, mask.flip(-1))) fo
 assert {f for f, _ in flips} == {True, False} and all(f == g for f, g in flips)  # one draw for both ✓ one-draw
 crop_1, crop_2 = v2.RandomResizedCrop(32)(tensor_img, tensor_img.clone())  # two copies, one random crop
 assert torch.equal(crop_1, crop_2)  # the same box and scale for both ✓ one-draw-crop
+patch = v2.CenterCrop(32)(tensor_img)  # a 32 x 32 piece of the photo, still a tv_tensors.Image
+for random_transform in (
+    v2.RandomRotation(30),
+    v2.RandomCrop(20),
+    v2.RandomAffine(20, translate=(0.2, 0.2)),
+    v2.ColorJitter(0.5, 0.5, 0.5, 0.1),
+    v2.RandomPerspective(p=1),
+):
+    for _ in range(5):  # two copies of the image come out equal: one draw for both
+        assert torch.equal(*random_transform(patch, patch.clone()))  # ✓ one-draw-all
 # --8<-- [end:boxes]
 
 # --8<-- [start:which]

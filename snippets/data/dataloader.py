@@ -106,16 +106,17 @@ assert epoch_order(shuffled) == second
 # --8<-- [end:shuffle]
 
 # --8<-- [start:drop-last]
-for n, batch_size in [(10, 4), (19130, 4), (19130, 32)]:
+for n, batch_size in [(10, 4), (12, 4), (19130, 4), (19130, 32)]:  # 12: a multiple of 4
     data = TensorDataset(torch.zeros(n, 1))
     kept = len(DataLoader(data, batch_size=batch_size))
     dropped = len(DataLoader(data, batch_size=batch_size, drop_last=True))
     assert kept == math.ceil(n / batch_size) and dropped == n // batch_size  # ✓ len-formula
     full = [len(b) for (b,) in DataLoader(data, batch_size=batch_size, drop_last=True)]
     assert full == [batch_size] * dropped  # the incomplete last batch is the one dropped ✓ dropped-last
-    last = n - (kept - 1) * batch_size
+    last = [len(b) for (b,) in DataLoader(data, batch_size=batch_size)][-1]  # measured
     print(f"n={n} batch_size={batch_size}: {kept} batches ({dropped} with drop_last), last has {last}")  # ✓ last-batch
     #> n=10 batch_size=4: 3 batches (2 with drop_last), last has 2
+    #> n=12 batch_size=4: 3 batches (3 with drop_last), last has 4
     #> n=19130 batch_size=4: 4783 batches (4782 with drop_last), last has 2
     #> n=19130 batch_size=32: 598 batches (597 with drop_last), last has 26
 # --8<-- [end:drop-last]

@@ -70,6 +70,13 @@ print({s["threads"] for s in samples})  # each worker: 1 torch thread ✓ one-th
 samples = list(DataLoader(WhoLoadsMe(), batch_size=None, num_workers=0))
 print({s["pid"] == main_pid for s in samples}, {s["worker"] for s in samples}, COUNTER)  # ✓ main-process
 #> {True} {-1} 8
+before = COUNTER
+lazy = iter(DataLoader(WhoLoadsMe(), batch_size=None, num_workers=0))
+started = COUNTER - before  # the iterator exists, nothing is loaded yet
+next(lazy)
+print(started, COUNTER - before)  # loaded when the loop asks for it, one sample ✓ on-demand
+#> 0 1
+COUNTER = before  # undo, so that the counts below stay as they were
 # --8<-- [end:main-process]
 
 
@@ -110,6 +117,10 @@ with warnings.catch_warnings(record=True) as at_cpus:
     warnings.simplefilter("always")
     DataLoader(WhoLoadsMe(), num_workers=cpus)  # as many workers as CPUs
 assert not at_cpus  # no warning: only more workers than CPUs warn ✓ at-cpus-quiet
+with warnings.catch_warnings(record=True) as twenty:
+    warnings.simplefilter("always")
+    DataLoader(WhoLoadsMe(), num_workers=20)  # the notes' value
+assert bool(twenty) == (cpus < 20)  # a warning exactly where fewer than 20 CPUs ✓ notes-twenty
 # --8<-- [end:too-many]
 
 
@@ -157,8 +168,8 @@ print(fixed)  # ✓ fixed
 values = fixed[0] + fixed[1]
 assert len(set(values)) == len(values)  # no repeats across workers or epochs ✓ no-repeats
 g.manual_seed(0)
-again = epochs(NoisyDataset(), n=1, worker_init_fn=seed_worker, generator=g)
-assert again[0] == fixed[0]  # same seed, same numbers ✓ reproducible
+again = epochs(NoisyDataset(), n=2, worker_init_fn=seed_worker, generator=g)
+assert again == fixed  # same seed, same numbers, in both epochs ✓ reproducible
 
 
 class WorkerSeeds(Dataset):

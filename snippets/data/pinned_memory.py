@@ -83,7 +83,15 @@ for batch in batches[:5]:  # the notes' loop, first epoch: nothing is pinned
     #> False False
     #> False False
 assert not any(b.inp.is_pinned() or b.tgt.is_pinned() for b in batches)  # ✓ none-pinned
+with warnings.catch_warnings(record=True) as shown:
+    warnings.resetwarnings()  # Python's default filters name no UserWarning: its default action applies
+    with mock.patch("torch.accelerator.is_available", return_value=False):
+        for _ in range(3):
+            list(loader)
+print(warnings.defaultaction, len(shown))  # shown once per place in the code: the first epoch only ✓ shown-once
+#> default 1
 # --8<-- [end:no-accelerator]
+
 
 # --8<-- [start:pin-by-hand]
 raised = []
@@ -93,3 +101,56 @@ except RuntimeError as err:
     raised.append(type(err).__name__)
 assert raised == ([] if torch.accelerator.is_available() else ["RuntimeError"])  # ✓ pin-raises
 # --8<-- [end:pin-by-hand]
+
+# --8<-- [start:what-gets-pinned]
+def pinned_by(loader: DataLoader, accelerator: bool, cuda: bool) -> list[tuple]:
+    """Shapes of the tensors the loader pins in its first batch, with the two checks patched.
+
+    A recorder replaces Tensor.pin_memory, so nothing is pinned for real and no GPU is
+    needed; the loader's warnings are ignored.
+    """
+    shapes = []
+
+    def record(tensor, *args, **kwargs):
+        shapes.append(tuple(tensor.shape))
+        return tensor
+
+    with (
+        mock.patch("torch.accelerator.is_available", return_value=accelerator),
+        mock.patch("torch.cuda.is_available", return_value=cuda),
+        mock.patch.object(torch.Tensor, "pin_memory", record),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore")
+        next(iter(loader))
+    return shapes
+
+
+plain_loader = DataLoader(dataset, batch_size=2, pin_memory=True)  # default collate: [inps, tgts]
+print(pinned_by(plain_loader, accelerator=True, cuda=False))  # pins: it asks the accelerator ✓ asks-accelerator
+#> [(2, 5), (2, 5)]
+print(pinned_by(plain_loader, accelerator=False, cuda=True))  # not CUDA ✓ not-cuda
+#> []
+samples = [{"x": torch.ones(2), "y": (torch.zeros(1), [torch.ones(3)])} for _ in range(4)]
+nested_loader = DataLoader(samples, batch_size=2, pin_memory=True)  # dicts, tuples, lists
+print(pinned_by(nested_loader, accelerator=True, cuda=True))  # every tensor in them ✓ nested-pins
+#> [(2, 2), (2, 1), (2, 3)]
+custom_loader = DataLoader(dataset, batch_size=2, pin_memory=True, collate_fn=collate_wrapper)
+print(pinned_by(custom_loader, accelerator=True, cuda=True))  # through its pin_memory() ✓ custom-pins
+#> [(2, 5), (2, 5)]
+
+
+class BatchWithoutPin:
+    """The same two fields as SimpleCustomBatch, but no pin_memory() method."""
+
+    def __init__(self, data):
+        self.inp, self.tgt = (torch.stack(rows) for rows in zip(*data, strict=True))
+
+
+opaque_loader = DataLoader(dataset, batch_size=2, pin_memory=True, collate_fn=BatchWithoutPin)
+print(pinned_by(opaque_loader, accelerator=True, cuda=True))  # a type it does not know ✓ opaque-skipped
+#> []
+with mock.patch("torch.accelerator.current_accelerator", return_value=torch.device("mps")):
+    print(pinned_by(plain_loader, accelerator=True, cuda=False))  # an Apple GPU: no pinning ✓ not-mps
+    #> []
+# --8<-- [end:what-gets-pinned]

@@ -63,7 +63,7 @@ x = custom.inp  # pinned
 queue_gpu_work()
 y = x.to("cuda", non_blocking=True)  # queued behind the work: returns before the data has arrived
 assert not torch.cuda.current_stream().query()  # the stream still has work to do ✓ returns-early
-torch.cuda.current_stream().synchronize()  # wait before the host reads or reuses x
+torch.cuda.current_stream().synchronize()  # wait before the host changes or reuses x
 assert y.is_cuda and torch.equal(y.cpu(), x)  # ✓ synced-equal
 
 queue_gpu_work()

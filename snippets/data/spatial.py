@@ -78,6 +78,8 @@ print(counts)  # 10-degree bins: about 1000 / 6 = 167 in each ✓ angle-bins
 assert all(133 < n < 200 for n in counts)  # flat within 20%: uniform, not bell-shaped ✓ angle-flat
 print(transforms.RandomRotation((10, 20)).degrees)  # or any [min, max] ✓ angle-pair
 #> [10.0, 20.0]
+pair = [transforms.RandomRotation.get_params([10.0, 20.0]) for _ in range(1000)]
+assert 10 <= min(pair) < 11 and 19 < max(pair) <= 20  # drawn across the given pair ✓ angle-pair-drawn
 torch.manual_seed(1)
 rotated = rotate(img)
 torch.manual_seed(1)

@@ -109,6 +109,9 @@ print(back.mode, back.size, np.array_equal(np.asarray(back), np.asarray(img)))  
 #> RGB (128, 150) True
 every_byte = torch.arange(256, dtype=torch.uint8)  # every 8-bit value, through / 255 and back
 assert torch.equal(every_byte.float().div(255).mul(255).byte(), every_byte)  # lossless for all ✓ lossless-all
+levels = Image.fromarray(every_byte.numpy().reshape(16, 16))  # the same 256 values as a grey image
+round_trip = transforms.ToPILImage()(transforms.ToTensor()(levels))  # through the two transforms
+assert np.array_equal(np.asarray(round_trip), np.asarray(levels))  # ✓ lossless-transforms
 print(np.asarray(transforms.ToPILImage()(torch.tensor([[[0.5]], [[0.999]], [[1.0]]]))))  # ✓ truncates
 #> [[[127 254 255]]]
 # --8<-- [end:to-pil-steps]

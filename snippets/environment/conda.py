@@ -61,10 +61,9 @@ environment_file = root / "environment-setup" / "environment.yml"
 pins = read_pins(environment_file)
 print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages and versions ✓ pins-equal
 #> True 2.15.0 0.29.2
-reader_stack = ["torch", "torchvision", "einops", "numpy", "matplotlib", "pillow"]  # what the pages import
-installed = {name: importlib.metadata.version(name) for name in reader_stack}
-print(installed == {name: pins[name] for name in reader_stack})  # ... what this run is using ✓ installed-equal
-#> True
+installed = {name: importlib.metadata.version(name) for name in pins}  # every pinned package
+print(len(pins), installed == pins)  # ... is installed here at its pinned version ✓ installed-equal
+#> 20 True
 text = environment_file.read_text()
 header, dependencies = text.split("\ndependencies:\n")
 channels = re.findall(r"^  - (\S+)$", header, re.MULTILINE)
@@ -85,9 +84,18 @@ names = [re.match(r"[\w.-]+", r)[0] for r in linux_only]
 print(names)  # ✓ linux-deps
 #> ['cuda-toolkit', 'cuda-bindings', 'nvidia-cudnn-cu13', 'nvidia-cusparselt-cu13', 'nvidia-nccl-cu13', 'nvidia-nvshmem-cu13', 'triton']
 assert all(importlib.metadata.version(name) for name in names)  # pip installed each ✓ deps-installed
+cuda_libs = [r for r in importlib.metadata.requires("torch") if re.match(r"(nvidia|cuda)-", r)]
+print(sorted({r.partition(";")[2].strip() for r in cuda_libs}))  # the condition each one carries ✓ conditions
+#> ['platform_system == "Linux"', 'platform_system == "Linux" and python_version < "3.15"']
+assert cuda_libs and all(r in linux_only for r in cuda_libs)  # none for Windows or macOS ✓ linux-only
 toolkit = re.search(r"cuda-toolkit\[([^\]]*)\]", " ".join(linux_only))  # None where torch has none
 print(toolkit and toolkit[1])  # the parts of cuda-toolkit it asks for; cudart: the runtime ✓ toolkit-parts
 #> cublas,cudart,cufft,cufile,cupti,cusolver,cusparse,nvjitlink,nvrtc,nvtx
+if toolkit:  # each part is a package of its own, named in cuda-toolkit's metadata
+    wanted = "|".join(toolkit[1].split(","))
+    parts = [r for r in importlib.metadata.requires("cuda-toolkit") if re.search(f"extra == '({wanted})'", r)]
+    parts = sorted({re.match(r"[\w.-]+", r)[0] for r in parts})
+    assert "nvidia-cuda-runtime" in parts and all(importlib.metadata.version(p) for p in parts)  # ✓ parts-installed
 # --8<-- [end:cuda-from-pip]
 
 # --8<-- [start:em-dash]
