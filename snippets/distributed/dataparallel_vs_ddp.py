@@ -233,12 +233,12 @@ print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward
 #> gradient all-reduces: 0 in forward, 1 in backward [4]
 own0, own1, synced, whole = ([torch.tensor(g) for g in r[k]] for r, k in
                               [(r0, "own"), (r1, "own"), (r0, "after_backward"), (r0, "whole_batch")])
-print("ranks' own gradients differ:", not any(torch.allclose(a, b) for a, b in zip(own0, own1)))  # ✓ own-differ
+print("ranks' own gradients differ:", not any(torch.allclose(a, b) for a, b in zip(own0, own1, strict=True)))  # ✓ own-differ
 #> ranks' own gradients differ: True
 print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],
-      all(torch.allclose(g, (a + b) / 2) for g, a, b in zip(synced, own0, own1)))  # all 4 tensors ✓ grad-mean
+      all(torch.allclose(g, (a + b) / 2) for g, a, b in zip(synced, own0, own1, strict=True)))  # all 4 tensors ✓ grad-mean
 #> after backward(), every rank holds their mean: True True
-print("= the gradient of the whole 16-sample batch:", all(torch.allclose(g, w) for g, w in zip(synced, whole)))  # ✓ whole-batch
+print("= the gradient of the whole 16-sample batch:", all(torch.allclose(g, w) for g, w in zip(synced, whole, strict=True)))  # ✓ whole-batch
 #> = the gradient of the whole 16-sample batch: True
 # --8<-- [end:ddp-grads]
 
