@@ -6,6 +6,7 @@ what each of the processes would get.
 """
 
 # --8<-- [start:setup]
+import inspect
 import math
 
 import torch
@@ -141,4 +142,6 @@ try:
 except (RuntimeError, ValueError) as err:
     print(type(err).__name__, err)  # ✓ no-group-error
     #> ValueError Default process group has not been initialized, please make sure to call init_process_group.
+init = inspect.getsource(DistributedSampler.__init__)  # where num_replicas and rank come from, if not given:
+assert "num_replicas = dist.get_world_size()" in init and "rank = dist.get_rank()" in init  # ✓ reads-group
 # --8<-- [end:errors]
