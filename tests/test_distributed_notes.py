@@ -87,6 +87,55 @@ def test_the_reduce_loss_helper_is_the_notes_verbatim(notes: str) -> None:
     assert reduce_loss_source() in "".join(code_lines(ddp_part(notes)).split())
 
 
+def notes_train(text: str) -> list[ast.stmt]:
+    """The body of the loop in the notes' `train(epc)`, parsed (comments removed)."""
+    lines = code_lines(ddp_part(text)).splitlines()
+    start = lines.index("def train(epc):")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i][:1].strip()), len(lines))
+    func = ast.parse("\n".join(lines[start:end])).body[0]
+    loop = next(n for n in func.body if isinstance(n, ast.For))
+    return loop.body
+
+
+def reduce_loss_order(text: str) -> tuple[bool, bool]:
+    """Whether `train` calls reduce_loss(loss, ...) after `total_loss += loss.item()`, and reads `loss` after it."""
+    body = notes_train(text)
+    added = next(
+        i
+        for i, s in enumerate(body)
+        if isinstance(s, ast.AugAssign) and ast.unparse(s.target) == "total_loss"
+    )
+    reduced = next(i for i, s in enumerate(body) if ast.unparse(s).startswith("reduce_loss(loss"))
+    reads_loss = any(
+        isinstance(n, ast.Name) and n.id == "loss" and isinstance(n.ctx, ast.Load)
+        for s in body[reduced + 1 :]
+        for n in ast.walk(s)
+    )
+    return added < reduced, reads_loss
+
+
+def test_the_notes_reduce_the_loss_after_adding_it_up_and_never_use_the_result(notes: str) -> None:
+    after_adding_up, used_afterwards = reduce_loss_order(notes)
+    assert after_adding_up and not used_afterwards
+
+
+def imports_f(text: str) -> bool:
+    """Whether the notes' DDP code binds the name `F` (`import ... as F`, `from ... import F`, `F = ...`)."""
+    return bool(re.search(r"\bas\s+F\b|\bimport\s+F\b|^\s*F\s*=", code_lines(ddp_part(text)), re.M))
+
+
+def test_the_notes_never_import_functional_as_f(notes: str) -> None:
+    assert "F.cross_entropy(" in code_lines(ddp_part(notes)) and not imports_f(notes)
+
+
+def test_the_train_checks_fail_on_notes_that_say_otherwise() -> None:
+    train = "def train(epc):\n    for data, target in train_loader:\n"
+    used = f"{DDP_START}{train}        reduce_loss(loss, world_size)\n        total_loss += loss.item()\n{DDP_END}"
+    assert reduce_loss_order(used) == (False, True)
+    imported = f"{DDP_START}import torch.nn.functional as F\n{train}        pass\n{DDP_END}"
+    assert imports_f(imported)
+
+
 def test_the_code_checks_fail_on_notes_that_say_otherwise() -> None:
     with_reduce = f"{DDP_START}dist.all_reduce(t)\ndist.reduce(loss, dst=0)\n{DDP_END}"
     assert "reduce" in loss_combining_calls(with_reduce)

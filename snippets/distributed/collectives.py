@@ -27,6 +27,7 @@ op_doc = " ".join(dist.ReduceOp.__doc__.split())
 assert "``BAND``, ``BOR``, and ``BXOR`` reductions are not available when using the ``NCCL`` backend." in op_doc  # ✓ doc-nccl
 assert "``AVG`` is only available with the ``NCCL`` backend" in op_doc  # but see gloo below ✓ doc-avg
 assert "``PREMUL_SUM`` multiplies inputs by a given scalar locally before reduction." in op_doc  # ✓ doc-premul
+assert "It can be used by calling ``ReduceOp.PREMUL_SUM(factor)``" in op_doc  # ✓ doc-premul-call
 if rank == 0:
     print(ops)  # ✓ ops
     #> ['SUM', 'AVG', 'PRODUCT', 'MIN', 'MAX', 'BAND', 'BOR', 'BXOR', 'PREMUL_SUM']
@@ -71,8 +72,8 @@ def try_all_reduce(dtype: torch.dtype, name: str) -> str:
 
 
 reasons: set[str] = set()
-dtypes = [torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.uint8, torch.bool]
-dtypes.append(torch.complex64)
+dtypes = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
+dtypes += [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool, torch.complex64]
 table_ops = ops[:-1]  # PREMUL_SUM below: it needs a factor
 if rank == 0:
     print(f"{'gloo':10}" + "".join(f"{name:>8}" for name in table_ops))
@@ -81,10 +82,14 @@ for dtype in dtypes:
     row = [try_all_reduce(dtype, name) for name in table_ops]
     if rank == 0:
         print(f"{str(dtype).removeprefix('torch.'):10}" + "".join(f"{c:>8}" for c in row))  # ✓ support
+        #> float64         ok      ok      ok      ok      ok       -       -       -
         #> float32         ok      ok      ok      ok      ok       -       -       -
         #> float16         ok      ok      ok      ok      ok       -       -       -
         #> bfloat16        ok      ok      ok      ok      ok       -       -       -
         #> int64           ok       -      ok      ok      ok      ok      ok      ok
+        #> int32           ok       -      ok      ok      ok      ok      ok      ok
+        #> int16            -       -       -       -       -       -       -       -
+        #> int8            ok       -      ok      ok      ok      ok      ok      ok
         #> uint8           ok       -      ok      ok      ok      ok      ok      ok
         #> bool            ok       -      ok      ok      ok      ok      ok      ok
         #> complex64       ok      ok       -       -       -       -       -       -
@@ -94,8 +99,11 @@ if rank == 0:
         #> RuntimeError: Cannot use ReduceOp.BAND with non-integral dtype
         #> RuntimeError: Cannot use ReduceOp.BOR with non-integral dtype
         #> RuntimeError: Cannot use ReduceOp.BXOR with non-integral dtype
+        #> RuntimeError: Invalid scalar type
         #> RuntimeError: result type Float can't be cast to the desired output type Bool
         #> RuntimeError: result type Float can't be cast to the desired output type Byte
+        #> RuntimeError: result type Float can't be cast to the desired output type Char
+        #> RuntimeError: result type Float can't be cast to the desired output type Int
         #> RuntimeError: result type Float can't be cast to the desired output type Long
         #> ValueError: all_reduce does not support RedOpType.BAND on complex tensors
         #> ValueError: all_reduce does not support RedOpType.BOR on complex tensors

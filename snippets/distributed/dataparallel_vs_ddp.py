@@ -51,6 +51,9 @@ assert "if len(self.device_ids) == 1: return self.module(" in code  # ✓ dp-one
 assert "return self.gather(outputs, self.output_device)" in code  # ✓ dp-gather
 init = " ".join(inspect.getsource(nn.DataParallel.__init__).split())
 assert "if len(self.device_ids) == 1: self.module.to(self.src_device_obj)" in init  # ✓ dp-one-gpu-move
+# device_ids left out: every visible GPU, 0 to device_count() - 1
+assert "if device_ids is None: device_ids = _get_all_device_indices()" in init  # ✓ dp-default-ids
+assert "list(range(m.device_count()))" in inspect.getsource(torch._utils._get_all_device_indices)  # ✓ dp-all-gpus
 # parallel_apply runs each replica in a thread of this one process:
 assert "threading.Thread(" in inspect.getsource(torch.nn.parallel.parallel_apply)  # ✓ dp-threads
 # --8<-- [end:forward-steps]
@@ -163,6 +166,7 @@ def small_model() -> nn.Module:
 
 
 assert "torch._dynamo.utils" in inspect.getsource(DDP.__init__)  # why the set-up imports it ✓ dynamo
+assert "_dynamo" in torch._lazy_modules  # torch imports it at its first use as torch._dynamo ✓ dynamo-lazy
 hook_doc = " ".join(default_hooks.allreduce_hook.__doc__.split())
 assert "DDP results is expected to be same as the case where no hook was registered" in hook_doc  # ✓ hook-doc
 # --8<-- [end:run-ranks]
@@ -202,9 +206,9 @@ def grads(rank: int) -> dict:
     x, y = torch.randn(16, 4, generator=gen), torch.randint(0, 3, (16,), generator=gen)
     mine = slice(8 * rank, 8 * rank + 8)  # batch_size 8 per process: this rank's half
 
-    with model.no_sync():  # backward without communication: this rank's own gradient
+    with model.no_sync():  # backward without communication: this rank's own gradients
         F.cross_entropy(model(x[mine]), y[mine]).backward()
-    own = model.module[0].weight.grad.clone()
+    own = [p.grad.tolist() for p in model.parameters()]  # all 4 tensors: 2 weights, 2 biases
     model.zero_grad()
 
     loss = F.cross_entropy(model(x[mine]), y[mine])
@@ -217,9 +221,9 @@ def grads(rank: int) -> dict:
     F.cross_entropy(whole(x), y).backward()
     return {
         "comm": (in_forward, in_backward, calls),
-        "own": own.tolist(),
-        "after_backward": model.module[0].weight.grad.tolist(),
-        "whole_batch": whole[0].weight.grad.tolist(),
+        "own": own,
+        "after_backward": [p.grad.tolist() for p in model.parameters()],
+        "whole_batch": [p.grad.tolist() for p in whole.parameters()],
     }
 
 
@@ -227,13 +231,14 @@ r0, r1 = run_ranks(grads)
 in_forward, in_backward, buckets = r0["comm"]
 print(f"gradient all-reduces: {in_forward} in forward, {in_backward} in backward {buckets}")  # ✓ grad-allreduces
 #> gradient all-reduces: 0 in forward, 1 in backward [4]
-own0, own1, synced = (torch.tensor(r[k]) for r, k in [(r0, "own"), (r1, "own"), (r0, "after_backward")])
-print("ranks' own gradients differ:", not torch.allclose(own0, own1))  # ✓ own-differ
+own0, own1, synced, whole = ([torch.tensor(g) for g in r[k]] for r, k in
+                              [(r0, "own"), (r1, "own"), (r0, "after_backward"), (r0, "whole_batch")])
+print("ranks' own gradients differ:", not any(torch.allclose(a, b) for a, b in zip(own0, own1, strict=True)))  # ✓ own-differ
 #> ranks' own gradients differ: True
 print("after backward(), every rank holds their mean:", r0["after_backward"] == r1["after_backward"],
-      torch.allclose(synced, (own0 + own1) / 2))  # ✓ grad-mean
+      all(torch.allclose(g, (a + b) / 2) for g, a, b in zip(synced, own0, own1, strict=True)))  # all 4 tensors ✓ grad-mean
 #> after backward(), every rank holds their mean: True True
-print("= the gradient of the whole 16-sample batch:", torch.allclose(synced, torch.tensor(r0["whole_batch"])))  # ✓ whole-batch
+print("= the gradient of the whole 16-sample batch:", all(torch.allclose(g, w) for g, w in zip(synced, whole, strict=True)))  # ✓ whole-batch
 #> = the gradient of the whole 16-sample batch: True
 # --8<-- [end:ddp-grads]
 
@@ -264,13 +269,13 @@ print(*run_ranks(overlap)[0], sep="\n")  # in the order backward all-reduced the
 
 
 def default_buckets(rank: int, layers: type = nn.Sequential, **ddp_options) -> list:
-    """[tensors, MiB] of each gradient all-reduce, per step, with DDP's default bucket sizes."""
+    """[tensors, MiB] of each gradient all-reduce, per step (DDP's default bucket sizes unless given)."""
     model = DDP(layers(*[nn.Linear(512, 512) for _ in range(3)]), **ddp_options)  # 1 MiB per weight
     steps = []
 
     def hook(state, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
         mib = bucket.buffer().numel() * bucket.buffer().element_size() / 2**20
-        steps[-1].append([len(bucket.gradients()), round(mib, 1)])
+        steps[-1].append([len(bucket.gradients()), round(mib, 3)])  # a bias adds 0.002 MiB
         return default_hooks.allreduce_hook(None, bucket)
 
     model.register_comm_hook(None, hook)
@@ -280,10 +285,18 @@ def default_buckets(rank: int, layers: type = nn.Sequential, **ddp_options) -> l
     return steps
 
 
-first, second = run_ranks(default_buckets)[0]
-print("default buckets [tensors, MiB], step 1:", first, "| step 2:", second)  # ✓ default-buckets
-#> default buckets [tensors, MiB], step 1: [[6, 3.0]] | step 2: [[2, 1.0], [4, 2.0]]
-assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the re-formed first bucket's cap ✓ first-bucket-cap
+# One run of the two processes: bucket_cap_mb left unset, then given as 25 (its default) and 1.5.
+unset, given_25, given_1_5 = run_ranks(
+    lambda rank: [default_buckets(rank, **options) for options in [{}, {"bucket_cap_mb": 25}, {"bucket_cap_mb": 1.5}]]
+)[0]
+print("bucket_cap_mb unset [tensors, MiB], step 1:", unset[0], "| step 2:", unset[1])  # ✓ default-buckets
+#> bucket_cap_mb unset [tensors, MiB], step 1: [[6, 3.006]] | step 2: [[2, 1.002], [4, 2.004]]
+assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the first bucket's cap, bucket_cap_mb unset ✓ first-bucket-cap
+assert unset[1][0][1] > 1  # a bucket is closed once it reaches its cap, not before: the first passes 1 MiB ✓ cap-passed
+print("bucket_cap_mb=25 given, step 1:", given_25[0], "| step 2:", given_25[1])  # ✓ given-cap
+#> bucket_cap_mb=25 given, step 1: [[6, 3.006]] | step 2: [[6, 3.006]]
+print("bucket_cap_mb=1.5 given, step 1:", given_1_5[0], "| step 2:", given_1_5[1])  # ✓ given-cap-small
+#> bucket_cap_mb=1.5 given, step 1: [[6, 3.006]] | step 2: [[4, 2.004], [2, 1.002]]
 
 
 class SkipsLast(nn.Sequential):
@@ -294,7 +307,7 @@ class SkipsLast(nn.Sequential):
 # find_unused_parameters=True (for models that leave parameters unused): capped buckets from step 1.
 first, second = run_ranks(lambda rank: default_buckets(rank, SkipsLast, find_unused_parameters=True))[0]
 print("find_unused_parameters=True, step 1:", first, "| step 2:", second)  # ✓ unused-buckets
-#> find_unused_parameters=True, step 1: [[5, 2.0], [1, 1.0]] | step 2: [[5, 2.0], [1, 1.0]]
+#> find_unused_parameters=True, step 1: [[5, 2.006], [1, 1.0]] | step 2: [[5, 2.006], [1, 1.0]]
 # --8<-- [end:ddp-overlap]
 
 

@@ -9,6 +9,7 @@ Run: torchrun --nproc_per_node=2 snippets/distributed/ddp_train.py
 
 # --8<-- [start:setup]
 import ast
+import contextlib
 import inspect
 import os
 import shutil
@@ -66,7 +67,7 @@ assert "collectives will be aborted asynchronously and the process will crash" i
 if rank == 0:
     print(f"backend={dist.get_backend()} world_size={dist.get_world_size()}")  # ✓ backend
     #> backend=gloo world_size=2
-    print(f"rank={rank} local_rank={local_rank} script arguments={sys.argv[1:]}")
+    print(f"rank={rank} local_rank={local_rank} script arguments={sys.argv[1:]}")  # ✓ script-args
     #> rank=0 local_rank=0 script arguments=[]
 
 
@@ -366,16 +367,35 @@ def count_correct(net: nn.Module, dataset: TensorDataset) -> torch.Tensor:
 
 # A collective that one rank calls alone waits for the others until the group's
 # timeout: shown on a group with a 1 s timeout (gloo; NCCL would abort the process).
+# A partner that comes too late is no better: rank 1 waits at a barrier() of a group
+# with a 0.5 s timeout, which rank 0 reaches only after its own 1 s wait.
 if backend == "gloo":
     lonely = dist.new_group(timeout=timedelta(seconds=1))
+    late = dist.new_group(timeout=timedelta(milliseconds=500))
+    errors = {}
+    dist.barrier()  # both ranks start here
     if rank == 0:
         try:
             dist.all_reduce(torch.ones(1), group=lonely)  # rank 1 never joins
         except RuntimeError as err:
-            print("a collective on rank 0 alone:", str(err).split("] ")[-1])  # ✓ lonely-timeout
-            #> a collective on rank 0 alone: Timed out waiting 1000ms for recv operation to complete
+            errors["alone"] = str(err).split("] ")[-1]
+        with contextlib.suppress(RuntimeError):  # rank 1 has given up by now
+            dist.barrier(group=late)  # rank 0 comes, 1 s late
+    else:
+        try:
+            dist.barrier(group=late)  # rank 0 is still in its lonely all_reduce
+        except RuntimeError as err:
+            errors["late"] = str(err).split("] ")[-1]
+    errors = {k: v for e in gather_objects(errors) for k, v in e.items()}
+    if rank == 0:
+        print("a collective on rank 0 alone:", errors["alone"])  # ✓ lonely-timeout
+        #> a collective on rank 0 alone: Timed out waiting 1000ms for recv operation to complete
+        print("rank 1 at a barrier() rank 0 reaches too late:", errors["late"])  # ✓ late-timeout
+        #> rank 1 at a barrier() rank 0 reaches too late: Timed out waiting 500ms for recv operation to complete
+        assert errors["late"].replace("500ms", "1000ms") == errors["alone"]  # the same error ✓ same-error
     dist.barrier()
     dist.destroy_process_group(lonely)
+    dist.destroy_process_group(late)
 
 # One rank evaluates the plain module: `model.module` does no communication,
 # so the other ranks cannot be left waiting inside a collective.

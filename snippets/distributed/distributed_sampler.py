@@ -6,6 +6,7 @@ what each of the processes would get.
 """
 
 # --8<-- [start:setup]
+import inspect
 import math
 
 import torch
@@ -50,9 +51,13 @@ print(shards(10, 4))  # drop_last=False (default): pad by repeating samples ✓ 
 #> [[0, 4, 8], [1, 5, 9], [2, 6, 0], [3, 7, 1]]
 print(shards(10, 4, drop_last=True))  # drop the tail instead ✓ shards-dropped
 #> [[0, 4], [1, 5], [2, 6], [3, 7]]
-# Shuffled, the padding repeats the first indices of the permutation:
-perm = torch.randperm(10, generator=torch.Generator().manual_seed(0)).tolist()  # seed 0, epoch 0
-assert shards(10, 4, shuffle=True) == [(perm + perm[:2])[r::4] for r in range(4)]  # ✓ perm-padding
+# Shuffled, the padding repeats the first indices of that epoch's permutation (seed 0 + epoch):
+for epoch in range(3):
+    perm = torch.randperm(10, generator=torch.Generator().manual_seed(0 + epoch)).tolist()
+    samplers = [DistributedSampler(TensorDataset(torch.arange(10)), num_replicas=4, rank=r) for r in range(4)]
+    for s in samplers:
+        s.set_epoch(epoch)
+    assert [list(s) for s in samplers] == [(perm + perm[:2])[r::4] for r in range(4)]  # ✓ perm-padding
 # and the samples drop_last leaves out change with the epoch:
 left_out = []
 for epoch in range(2):
@@ -131,9 +136,12 @@ try:
 except ValueError as err:
     print(err)  # ✓ sampler-shuffle
     #> sampler option is mutually exclusive with shuffle
+assert len(DataLoader(dataset, batch_size=batch_size, sampler=sampler, shuffle=False)) > 0  # accepted ✓ shuffle-false-ok
 try:
     DistributedSampler(dataset)  # no num_replicas/rank and no process group
 except (RuntimeError, ValueError) as err:
     print(type(err).__name__, err)  # ✓ no-group-error
     #> ValueError Default process group has not been initialized, please make sure to call init_process_group.
+init = inspect.getsource(DistributedSampler.__init__)  # where num_replicas and rank come from, if not given:
+assert "num_replicas = dist.get_world_size()" in init and "rank = dist.get_rank()" in init  # ✓ reads-group
 # --8<-- [end:errors]

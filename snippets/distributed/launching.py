@@ -101,6 +101,8 @@ for command in COMMANDS:
     #>    each runs: python -u train.py --epochs 10
     #> 1 node(s) x 2 processes, rendezvous on localhost, free port
     #>    each runs: python -u main.py --local-rank=${local_rank}
+print("the old launcher's --master_port, not given:", parse(COMMANDS[4]).master_port)  # ✓ master-port-default
+#> the old launcher's --master_port, not given: None
 # --8<-- [end:commands]
 
 # --8<-- [start:node-rank-c10d]

@@ -59,6 +59,9 @@ def timed(fn, *, warmup: int = 3, repeat: int = 20) -> float:
 with torch.no_grad():
     seconds = timed(lambda: linear(x))
 assert seconds > 0
+made = []
+timed(lambda: made.append(1), warmup=3, repeat=20)
+assert len(made) == 3 + 20  # 3 untimed warm-up calls, then 20 timed ones ✓ timed-calls
 # One slow outlier among ten measurements moves the mean, not the median:
 assert statistics.median([1.0] * 9 + [50.0]) == 1.0 < statistics.mean([1.0] * 9 + [50.0])  # ✓ median-outlier
 # --8<-- [end:timed]
@@ -73,6 +76,8 @@ print(doc[doc.index("N.B.") :])
 # --8<-- [end:cpu-sync]
 
 # --8<-- [start:cuda-sync]
+sync_doc = " ".join(torch.cuda.synchronize.__doc__.split())
+assert "Wait for all kernels in all streams on a CUDA device to complete." in sync_doc  # ✓ sync-doc
 outcome = "returns"  # a usable GPU: it waits for it
 try:
     torch.cuda.synchronize()  # unconditionally
@@ -82,12 +87,21 @@ if torch.cuda.is_available():  # requires: cuda
     assert outcome == "returns"  # ✓ cuda-sync-gpu
 elif torch.backends.cuda.is_built():  # this page's CPU runs: a CUDA build without a GPU
     assert outcome.startswith("RuntimeError: "), outcome
-    assert "NVIDIA driver" in outcome or "no CUDA GPUs" in outcome, outcome  # ✓ cuda-sync-no-gpu
+    assert "NVIDIA driver" in outcome or "No CUDA GPUs" in outcome, outcome  # ✓ cuda-sync-no-gpu
 # Where the +cpu build's AssertionError comes from:
 lazy_init = inspect.getsource(torch.cuda._lazy_init)
 assert 'if not hasattr(torch._C, "_cuda_getDeviceCount"):' in lazy_init
 assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in lazy_init  # ✓ cpu-build
 # --8<-- [end:cuda-sync]
+
+# --8<-- [start:events-doc]
+event_doc = " ".join(torch.cuda.Event.__doc__.split())
+assert "CUDA events are synchronization markers that can be used to monitor the device's progress," \
+    " to accurately measure timing" in event_doc  # ✓ event-doc
+assert "Time reported in milliseconds" in torch.cuda.Event.elapsed_time.__doc__  # ✓ elapsed-ms-doc
+event_sync_doc = " ".join(torch.cuda.Event.synchronize.__doc__.split())
+assert "Waits until the completion of all work currently captured in this event." in event_sync_doc  # ✓ event-sync-doc
+# --8<-- [end:events-doc]
 
 # --8<-- [start:benchmark-timer]
 calls = 0
@@ -121,6 +135,11 @@ with torch.no_grad():
     timer.timeit(number=200)
 print("timeit(number=200) ran the statement", calls, "times")  # 200 + a warm-up of 2 ✓ timeit-200
 #> timeit(number=200) ran the statement 202 times
+# The warm-up is number // 100 runs, at least 2 (a cheap statement, to count them):
+for number in (1000, 50):
+    counted = []
+    benchmark.Timer("counted.append(1)", globals={"counted": counted}).timeit(number=number)
+    assert len(counted) == number + max(number // 100, 2)  # 1010, 52 ✓ timeit-warmup-rule
 # The default clock synchronises the accelerator (a GPU), then reads perf_counter:
 clock = inspect.signature(benchmark.Timer).parameters["timer"].default
 print(inspect.getsource(clock).strip())  # ✓ timer-clock
@@ -161,4 +180,6 @@ def one_second() -> None:
 runs = timeit.Timer("one_second()", timer=lambda: clock_now, globals=globals()).timeit(number=3)
 print("timeit.timeit(number=3) returns", runs, "| the statement ran", int(clock_now), "times")  # ✓ timeit-total
 #> timeit.timeit(number=3) returns 3.0 | the statement ran 3 times
+timeit_source = inspect.getsource(timeit)  # the whole module: nothing in it waits for a GPU
+assert "synchroni" not in timeit_source and "cuda" not in timeit_source.lower()  # ✓ timeit-no-sync
 # --8<-- [end:timeit-total]

@@ -12,6 +12,7 @@ script environment-setup/torchrun_ranks.py (two processes that start at once).
 # timeout: 240
 
 # --8<-- [start:setup]
+import ast
 import contextlib
 import importlib.metadata
 import inspect
@@ -208,6 +209,10 @@ print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the port
 #> localhost:0 True
 print(sorted(p.name for p in work.glob("torchrun-logs/*/attempt_0/*")))  # a log folder per rank ✓ log-dir
 #> ['0', '1']
+launched = ast.parse((project_dir / "environment-setup" / "torchrun_ranks.py").read_text(encoding="utf-8"))
+imported = {a.name.split(".")[0] for n in ast.walk(launched) if isinstance(n, ast.Import) for a in n.names}
+imported |= {n.module.split(".")[0] for n in ast.walk(launched) if isinstance(n, ast.ImportFrom) and n.module}
+assert imported and imported <= sys.stdlib_module_names  # the launched script: standard library only ✓ stdlib-only
 # --8<-- [end:run-configuration]
 
 # --8<-- [start:clean-up]
