@@ -3,6 +3,10 @@
 An entry is a `## ` heading of an atlas page (the message's stable part). Each page
 is linked from the atlas index and has at least one pasted-error search case per
 entry in tests/search_cases.yaml (run in the browser by tests/test_search_browser.py).
+
+What the pages say of every entry is checked here too: each entry outside the GPU-only
+page has an index row whose checks print its message on the CPU run, and shows a fix
+section with a check that run makes; the GPU-only rows link checks only a GPU run makes.
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from markdown.extensions.toc import slugify
 from search_driver import load_cases
 
-from docverify.paths import DOCS_DIR
+from docverify.contract import proofs
+from docverify.contract.sections import read_sections
+from docverify.paths import DOCS_DIR, REPO_ROOT
 
 ATLAS = DOCS_DIR / "errors"
 MIN_ENTRIES = 30  # the issue's floor
@@ -48,3 +55,114 @@ def test_every_entry_has_pasted_search_cases() -> None:
     assert not short, (
         f"pasted-error cases vs entries per page (add cases to tests/search_cases.yaml): {short}"
     )
+
+
+# --- what the atlas pages and the index say of every entry ----------------------------------
+
+GPU_PAGE = "gpu_errors"  # its entries need a GPU: checked by GPU runs only
+
+
+def _printed(check: proofs.Check) -> str:
+    """The `#>` lines under a check line: what the pinned torch printed there."""
+    lines = (REPO_ROOT / check.file).read_text(encoding="utf-8").splitlines()[check.line :]
+    printed = []
+    for line in lines:
+        if not line.strip().startswith("#>"):
+            break
+        printed.append(line.strip()[2:].removeprefix(" "))
+    return "\n".join(printed)
+
+
+def _index_rows() -> list[tuple[str, str, str, list[proofs.Target]]]:
+    """(atlas page, anchor, message cell, the row's proof targets) for each row of the index."""
+    page = "docs/errors/index.md"
+    markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
+    resolved, problems = proofs.resolve(page, markdown, REPO_ROOT)
+    assert not problems, problems
+    by_line = {marker.line: targets for marker, targets in resolved.items()}
+    rows = []
+    for number, line in enumerate(markdown.splitlines(), start=1):
+        entry = re.search(r"\]\((\w+)\.md#([\w-]+)\)", line)
+        if line.lstrip().startswith("|") and entry:  # the GPU rows stand in a box, indented
+            message = line.strip().strip("|").split("|")[0]
+            rows.append((entry[1], entry[2], message, by_line.get(number, [])))
+    return rows
+
+
+def _matches(quoted: str, printed: str) -> bool:
+    """The quoted message occurs in what was printed; `...` and `…` stand for anything."""
+    pattern = ".*?".join(re.escape(part) for part in re.split(r"\.\.\.|…", quoted))
+    return re.search(pattern, printed) is not None
+
+
+def test_each_cpu_entry_prints_its_message_in_the_cpu_run() -> None:
+    """Every entry of every atlas page but the GPU one has a row in the index, and the checks
+    that row links print each message it quotes, on lines the CPU run reaches (none of
+    them is left to a GPU run; tests/test_snippets.py fails a shown line no run reaches)."""
+    rows = _index_rows()
+    linked = {(page, anchor) for page, anchor, _, _ in rows}
+    wrong = []
+    for path in atlas_pages():
+        if path.stem == GPU_PAGE:
+            continue
+        wrong += [
+            f"{path.stem}: no index row links #{slugify(title, '-')}"
+            for title in entries(path)
+            if (path.stem, slugify(title, "-")) not in linked
+        ]
+    for page, anchor, message, targets in rows:
+        if page == GPU_PAGE:
+            continue
+        checks = [t.check for t in targets]
+        printed = "\n".join(_printed(c) for c in checks if not c.cuda_only)
+        if not checks or any(c.cuda_only for c in checks):
+            wrong.append(f"{page}#{anchor}: links {checks}, not only checks the CPU run makes")
+        wrong += [
+            f"{page}#{anchor}: `{quoted}` is not printed by {[c.name for c in checks]}"
+            for quoted in re.findall(r"`([^`]+)`", message)
+            if not _matches(quoted, printed)
+        ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_each_cpu_entry_shows_a_fix_the_cpu_run_checks() -> None:
+    """Every entry of every atlas page but the GPU one shows a fix: a section named `*-fix` or
+    `*-fix-*` holding a ✓ check that is not left to a GPU run (so the CPU run executes it)."""
+    wrong = []
+    for path in atlas_pages():
+        if path.stem == GPU_PAGE:
+            continue
+        page = path.relative_to(REPO_ROOT).as_posix()
+        checks = proofs.page_checks(page, REPO_ROOT).values()
+        markdown = path.read_text(encoding="utf-8")
+        for title, body in re.findall(
+            r"^## (.+)\n((?:(?!## ).*\n?)*)", markdown, flags=re.MULTILINE
+        ):
+            fixes = []
+            for file, name in re.findall(r'--8<-- "([^":]+):((?:[^"]*-)?fix(?:-[^"]*)?)"', body):
+                snippet = REPO_ROOT / file
+                section = next(
+                    s
+                    for s in read_sections(file, snippet.read_text(encoding="utf-8"))
+                    if s.name == name
+                )
+                fixes += [
+                    c
+                    for c in checks
+                    if c.file == file
+                    and section.start_line < c.line < section.end_line
+                    and not c.cuda_only
+                ]
+            if not fixes:
+                wrong.append(
+                    f"{page}: `## {title}` shows no fix section with a check the CPU run makes"
+                )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_gpu_entries_are_checked_only_on_gpu_runs() -> None:
+    """The index's rows for the GPU page link only checks that a GPU run alone reaches."""
+    rows = [(anchor, targets) for page, anchor, _, targets in _index_rows() if page == GPU_PAGE]
+    assert rows and all(
+        targets and all(t.check.cuda_only for t in targets) for _, targets in rows
+    ), rows

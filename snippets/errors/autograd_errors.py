@@ -178,10 +178,17 @@ assert torch.equal(torch.autograd.grad(h.sum(), w)[0], x.sum(dim=0))  # and back
 # --8<-- [end:leaf]
 
 # --8<-- [start:leaf-fix]
+before_update = w
 with torch.no_grad():  # the fix: update outside the graph, as optimizers do
     w -= 0.1 * w.grad
 print(w, w.is_leaf, w.grad_fn)  # still a leaf that requires grad, now with the new values ✓ leaf-fixed
 #> tensor([-0.4000, -1.7000], requires_grad=True) True None
+assert w is before_update  # the same tensor object, updated in place ✓ leaf-fixed
+by_sgd = torch.tensor([0.5, -0.5], requires_grad=True)  # the same start and the same gradient ...
+(x @ by_sgd).sum().backward()
+assert torch.is_grad_enabled()  # autograd records here, yet step() raises no leaf error:
+torch.optim.SGD([by_sgd], lr=0.1).step()  # ... the optimizer turns it off for its update
+assert torch.allclose(by_sgd, w) and by_sgd.is_leaf and by_sgd.grad_fn is None  # ✓ leaf-optimizer
 before = layer.weight.detach().clone()
 nn.init.uniform_(layer.weight, -0.1, 0.1)  # nn.init changes a parameter in place under no_grad for you
 nn.init.zeros_(layer.bias)

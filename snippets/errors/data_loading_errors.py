@@ -121,7 +121,16 @@ if __name__ == "__main__":
     kinds = [torch.zeros(2), np.zeros(2), raw[0].getpixel((0, 0)), {"label": 1}, [0.5, 1.5]]  # tensor, array, tuple, dict, list
     for sample in kinds:
         default_collate([sample, sample])  # each of these collates ✓ pil-collates-others
+    assert torch.equal(default_collate([3, 3]), torch.tensor([3, 3]))  # numbers become a tensor ✓ pil-collates-others
     assert default_collate(["cat", "dog"]) == ["cat", "dog"]  # strings pass through as a list ✓ pil-collates-others
+    assert default_collate([b"cat", b"dog"]) == [b"cat", b"dog"]  # and so do bytes ✓ pil-collates-others
+    for other in [object(), np.array(["cat"])]:  # a type it does not know, and a NumPy array of strings
+        refusal = "no error"
+        try:
+            default_collate([other, other])
+        except TypeError as err:
+            refusal = str(err)
+        assert refusal.startswith("default_collate: batch must contain")  # ✓ pil-collates-others
     try:
         default_collate([raw[0], raw[1]])  # the same call the loader made
     except TypeError as err:
@@ -178,6 +187,14 @@ if __name__ == "__main__":
         #> UserWarning: Got pickle error when attempting to start a worker Process.
         #> UserWarning: Got pickle error when attempting to start a worker Process.
         assert "Python 3.14+ changed the multiprocessing start method" in str(caught[0].message)  # ✓ pickle-warning-314
+    dataset_error = "no error"
+    with warnings.catch_warnings(record=True):  # the same warning again
+        warnings.simplefilter("always")
+        try:  # a dataset holding a lambda, with the default collate_fn: the dataset is pickled too
+            next(iter(DataLoader([lambda: 0], num_workers=1, multiprocessing_context="spawn")))
+        except (AttributeError, pickle.PicklingError) as err:
+            dataset_error = str(err)
+    assert "<lambda>" in dataset_error  # ✓ pickle-dataset
 # --8<-- [end:pickle]
 
 # --8<-- [start:pickle-why]

@@ -71,6 +71,7 @@ targets = torch.tensor([1, 0, 1, 1])  # 0/1 labels: int64
 print(raised(lambda: F.binary_cross_entropy_with_logits(scores, targets)))  # ✓ bcel-long
 #> RuntimeError: result type Float can't be cast to the desired output type Long
 assert F.binary_cross_entropy_with_logits(scores, targets.double()).dtype == torch.float64  # the target's dtype ✓ bcel-long
+assert F.binary_cross_entropy_with_logits(scores.double(), targets.float()).dtype == torch.float32  # not promoted ✓ bcel-long
 print(raised(lambda: nn.BCEWithLogitsLoss()(scores, targets.int())))  # the module, int32 ✓ bcel-int
 #> RuntimeError: result type Float can't be cast to the desired output type Int
 # --8<-- [end:bce-logits-target]
@@ -137,6 +138,8 @@ print(big.weight.device, big.weight.shape)  # ✓ meta-made
 #> meta torch.Size([2, 3])
 print(raised(lambda: big.to("cpu")))  # ✓ meta-to
 #> NotImplementedError: Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to() when moving module from meta to a different device.
+print(raised(lambda: big(torch.ones(4, 3))))  # the meta module on a CPU input ✓ meta-cpu-input
+#> RuntimeError: Tensor on device meta is not on the expected device cpu!
 # --8<-- [end:meta]
 
 # --8<-- [start:meta-fix]

@@ -93,6 +93,26 @@ if on_gpu:  # requires: cuda
 # --8<-- [end:peak]
 
 # --8<-- [start:no-grad]
+def saved_by_forward(batch):
+    """What a forward pass of `net` saves for its backward pass, and what its two ReLUs return."""
+    saved, relu_results = [], []
+    hooks = [net[i].register_forward_hook(lambda module, args, out: relu_results.append(out)) for i in (1, 3)]
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+        net(batch)
+    for hook in hooks:
+        hook.remove()
+    return saved, relu_results
+
+
+small = torch.randn(8, 1024, device=device)  # which tensors are kept, on any device
+saved, relu_results = saved_by_forward(small)
+activations = {t.data_ptr() for t in saved if t.shape == small.shape}
+assert activations == {small.data_ptr()} | {r.data_ptr() for r in relu_results}  # the batch, the two ReLU outputs ✓ grad-keeps
+weights = {p.data_ptr() for p in net.parameters()}
+assert all(t.data_ptr() in activations | weights for t in saved)  # and weights it holds anyway ✓ grad-keeps
+with torch.no_grad():
+    assert saved_by_forward(small)[0] == []  # nothing is saved ✓ no-grad-keeps-nothing
+
 x = torch.randn(4096, 1024, device=device)
 if on_gpu:  # requires: cuda
     base = torch.cuda.memory_allocated()

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import torch.distributed as dist
 from torch import nn
 from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
+from torch.nn.parallel import DistributedDataParallel
 
 torch.manual_seed(0)
 scratch = tempfile.TemporaryDirectory()  # every file of this page goes here
@@ -129,6 +131,19 @@ torch.save(wrapped.module.state_dict(), tmp / "unwrapped.pt")  # or, when saving
 print(list(torch.load(tmp / "unwrapped.pt")))  # ✓ prefix-at-save
 #> ['body.0.weight', 'body.0.bias', 'fc.weight', 'fc.bias']
 # --8<-- [end:prefix-fix]
+
+# --8<-- [start:prefix-ddp]
+store = dist.FileStore(str(tmp / "store"), 1)  # DDP needs a process group: here one of one process
+dist.init_process_group("gloo", store=store, rank=0, world_size=1)
+ddp_state = DistributedDataParallel(Net()).state_dict()
+dist.destroy_process_group()  # the group is global state: end it
+assert not dist.is_initialized()
+print(list(ddp_state))  # DDP keeps the model as .module too ✓ prefix-ddp
+#> ['module.body.0.weight', 'module.body.0.bias', 'module.fc.weight', 'module.fc.bias']
+consume_prefix_in_state_dict_if_present(ddp_state, "module.")  # the same fix
+print(Net().load_state_dict(ddp_state))  # ✓ prefix-ddp-fixed
+#> <All keys matched successfully>
+# --8<-- [end:prefix-ddp]
 
 # --8<-- [start:size-mismatch]
 pretrained = Net(n_classes=10)

@@ -115,6 +115,9 @@ print(maps.is_contiguous(), maps.stride())  # ✓ view-why
 #> False (256, 4, 1, 16)
 merged = maps.view(8, 16, 16)  # height and width merged: next to each other in memory (strides 4, 1)
 assert merged.data_ptr() == maps.data_ptr() and not maps.is_contiguous()  # a view, no copy ✓ view-adjacent
+swapped = torch.arange(60.0).view(4, 3, 5).transpose(1, 2)  # transpose moves dimensions in the same way
+print(error_of(swapped.view, 4, -1))  # ✓ view-transpose
+#> RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
 # --8<-- [end:view]
 
 # --8<-- [start:view-fix]
@@ -164,6 +167,9 @@ print([len(b) for b in DataLoader(data, batch_size=32)])  # ✓ bn-last-one
 #> [32, 32, 1]
 print([len(b) for b in DataLoader(data, batch_size=32, drop_last=True)])  # ✓ bn-drop-last
 #> [32, 32]
+untracked = nn.BatchNorm1d(32, track_running_stats=False).eval()  # keeps no running statistics
+print(error_of(untracked, torch.ones(1, 32)))  # so eval() still uses the batch's own ✓ bn-eval-untracked
+#> ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 32])
 # --8<-- [end:batchnorm-fix]
 
 # --8<-- [start:batch-size]
