@@ -13,6 +13,7 @@ from docverify.contract.embed_roots import ROOTS, SHOWN, EmbedRoot, overlapping,
 from docverify.contract.embeds import Embed, find_embeds, page_problems
 from docverify.i18n import languages
 from docverify.paths import DOCS_DIR, REPO_ROOT
+from docverify.site import nav, section_pages
 
 # Markdown under docs/assets/ is a generated fragment embedded into a page, not a page.
 PAGES = sorted(p for p in DOCS_DIR.rglob("*.md") if "assets" not in p.relative_to(DOCS_DIR).parts)
@@ -395,8 +396,39 @@ def test_box_form_is_enforced_in_chinese() -> None:
 
 @pytest.mark.parametrize("index", SECTION_INDEXES, ids=_rel)
 def test_section_index_links_every_page(index: Path) -> None:
-    # Both editions link the English file names (mkdocs-static-i18n resolves them per language).
+    # The build's table of the section's pages (docverify.site.section_pages), or a link to
+    # each page written by hand; both editions link the English file names
+    # (mkdocs-static-i18n resolves them per language).
     text = index.read_text(encoding="utf-8")
+    if section_pages.MARKER in text:
+        return
     pages = sorted(p.name for p in languages.source_pages(index.parent) if p.name != "index.md")
     missing = [name for name in pages if f"]({name})" not in text]
     assert not missing, f"{_rel(index)} does not link: {missing}"
+
+
+def test_a_section_index_lists_its_pages_from_their_front_matter(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from docverify.site.state import SiteBuild
+
+    docs = tmp_path / "docs"
+    (docs / "topic").mkdir(parents=True)
+    pages = {
+        "topic/index.md": "---\nweight: 10\n---\n\n# Topic\n\n<!-- section-pages -->\n",
+        "topic/later.md": "---\ntitle: Later\nweight: 20\nsummary: the second\n---\n\n# L\n",
+        "topic/first.md": "---\ntitle: First | one\nweight: 10\nsummary: the first\n---\n# F\n",
+    }
+    for name, text in pages.items():
+        for twin in (name, name.replace(".md", ".zh.md")):
+            (docs / twin).write_text(text, encoding="utf-8")
+    found, problems = nav.pages(docs)
+    assert problems == []
+    build = SiteBuild(root=tmp_path, nav_pages=found)
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="topic/index.md"), url="topic/")
+    table = section_pages.fill(build, pages["topic/index.md"], page, None)
+    assert table.split("<!-- section-pages -->")[0] == table  # the marker is replaced
+    assert "| [First \\| one](first.md) | the first |\n| [Later](later.md) | the second |" in table
+    assert nav.nav(found)[1] == {
+        "Topic": ["topic/index.md", {"First | one": "topic/first.md"}, {"Later": "topic/later.md"}]
+    }

@@ -18,7 +18,7 @@ import pytest
 from docverify.contract import embed_roots
 from docverify.i18n import cjk_breaks, languages, site_text, translations
 from docverify.paths import DOCS_DIR, REPO_ROOT
-from docverify.site import generated_pages, search_terms, site_config
+from docverify.site import generated_pages, nav, search_terms
 
 PAGES = [p.relative_to(REPO_ROOT).as_posix() for p in languages.source_pages(DOCS_DIR)]
 
@@ -218,10 +218,19 @@ def nav_titles(nav) -> set[str]:
     return set()
 
 
-def test_every_nav_title_is_translated() -> None:
-    nav, zh_nav = _chinese_nav()
-    missing = nav_titles(nav) - set(zh_nav)
-    assert not missing, f"add to nav_translations in mkdocs.yml: {sorted(missing)}"
+def test_every_page_says_its_place_and_title_in_both_languages(tmp_path: Path) -> None:
+    found, problems = nav.pages(DOCS_DIR)
+    assert not problems, "\n".join(map(str, problems))
+    assert {p.path for p in found} >= {"index.md", "tensors/index.md", "tensors/reshape.md"}
+    # Broken input: a page without its weight, a twin without a title or a heading.
+    (tmp_path / "topic").mkdir()
+    (tmp_path / "topic" / "page.md").write_text("---\ntitle: Page\n---\n\n# Page\n", "utf-8")
+    (tmp_path / "topic" / "page.zh.md").write_text("---\ntitle: ''\n---\n\nNo title.\n", "utf-8")
+    _, broken = nav.pages(tmp_path)
+    assert [str(p) for p in broken] == [
+        "docs/topic/page.zh.md:1: needs a `# heading` or a `title:`",
+        "docs/topic/page.md:1: needs `weight:` in its front matter (its place)",
+    ]
 
 
 # --- no line break that shows as a stray space in Chinese text (docverify.i18n.cjk_breaks) ---------
@@ -346,11 +355,10 @@ def title_problems(nav: list, zh_nav: dict[str, str], read) -> list[str]:
 
 
 def _chinese_nav() -> tuple[list, dict[str, str]]:
-    """mkdocs.yml's nav and mkdocs-static-i18n's Chinese nav translations, as MkDocs reads them."""
-    config = site_config.load(REPO_ROOT)
-    languages = config.plugins["i18n"].config["languages"]
-    chinese = next(lang for lang in languages if lang["locale"] == "zh")
-    return config["nav"], dict(chinese["nav_translations"])
+    """The nav and its Chinese translations, as the build makes them from the pages."""
+    found, problems = nav.pages(DOCS_DIR)
+    assert not problems, problems
+    return nav.nav(found), nav.translations(found, "zh")
 
 
 def test_each_chinese_page_title_begins_as_its_nav_title() -> None:

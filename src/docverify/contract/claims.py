@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from docverify.contract import boxes
+from docverify.contract import boxes, front_matter
 from docverify.contract.embeds import find_fences
 from docverify.contract.front_matter import body_line
 from docverify.contract.proofs import MARKER
@@ -83,7 +83,18 @@ def sentences(page: str, markdown: str) -> list[Sentence]:
                 continue  # the notes' own words, quoted: not a claim of this page
             line = first + text.count("\n", 0, offset)
             found.append(Sentence(line, sentence, _kind(sentence, kind_if_unmarked)))
-    return found
+    return _summary(markdown) + found
+
+
+def _summary(markdown: str) -> list[Sentence]:
+    """The front matter's `summary:`, which the section's index page shows (one sentence)."""
+    summary = str(front_matter.split(markdown)[0].get("summary") or "").strip()
+    if not summary:
+        return []
+    line = next(
+        (n for n, text in enumerate(markdown.splitlines(), 1) if text.startswith("summary:")), 1
+    )
+    return [Sentence(line, summary, _kind(summary, UNPROVEN))]
 
 
 def _blocks(lines: list[str], skipped: set[int]):

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docverify.contract.embeds import find_fences
+from docverify.contract.front_matter import body_line
 from docverify.contract.line_trace import statements
 from docverify.contract.page_program import build, fenced_embeds
 from docverify.contract.sections import SnippetFormatError
@@ -67,14 +68,16 @@ class Marker:
 
 
 def markers(page: str, markdown: str) -> list[Marker]:
-    """Every marker in the page's prose (not inside code blocks), in page order."""
+    """Every marker in the page's prose (not inside code blocks, not in the front matter,
+    whose `summary:` the section's index page shows), in page order."""
     in_code = set()
     for fence in find_fences(page, markdown):
         in_code.update(range(fence.line, fence.line + len(fence.body) + 2))
+    body = body_line(markdown)
     found = []
     for match in MARKER.finditer(markdown):
         line = markdown.count("\n", 0, match.start()) + 1
-        if line in in_code:
+        if line in in_code or line < body:
             continue
         names = tuple((match["names"] or "").split())
         found.append(Marker(page, line, names, match.start(), match.end()))

@@ -12,6 +12,10 @@ from docverify.i18n.languages import DEFAULT
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
+        # the navigation (docverify.site.nav) and a section's table of pages
+        "nav.home": "Home",
+        "nav.about": "About the proof",
+        "section.header": "| page | what it covers |",
         # badges under code blocks
         "badge.none": "not verified in this build",
         "badge.verified": "verified",
@@ -168,6 +172,9 @@ TEXT: dict[str, dict[str, str]] = {
         "matrix.table.ran": "recorded {date}, {seconds} s",
     },
     "zh": {
+        "nav.home": "首页",
+        "nav.about": "关于验证",
+        "section.header": "| 页面 | 内容 |",
         "badge.none": "本次构建未验证",
         "badge.verified": "已验证",
         "badge.failed_on": "在 {where} 上失败",

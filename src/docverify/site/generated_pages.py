@@ -23,6 +23,7 @@ from docverify.contract.embeds import EmbeddedBlock, blocks, counts, find_embeds
 from docverify.i18n import languages
 from docverify.i18n.site_text import count, text
 from docverify.matrix.stacks import pinned_stack
+from docverify.site import nav
 from docverify.site.state import SiteBuild
 from docverify.results import report
 
@@ -37,29 +38,6 @@ PINNED_MARKER = (
 )
 _DEVICE_NAMES = {"cpu": "CPU", "cuda": "GPU"}
 
-
-
-def section_titles(nav: list | None) -> dict[str, str]:
-    """{"distributed": "Distributed & performance", ...}: each top-level nav section's folder."""
-
-    def pages(item) -> list[str]:
-        if isinstance(item, str):
-            return [item]
-        if isinstance(item, dict):
-            return [p for value in item.values() for p in pages(value)]
-        if isinstance(item, list):
-            return [p for value in item for p in pages(value)]
-        return []
-
-    titles = {}
-    for entry in nav or []:
-        if not isinstance(entry, dict):
-            continue
-        for title, children in entry.items():
-            folders = {p.split("/")[0] for p in pages(children) if "/" in p}
-            if isinstance(children, list) and len(folders) == 1:
-                titles[folders.pop()] = title
-    return titles
 
 
 def _plural(n: int, word: str) -> str:
@@ -323,13 +301,6 @@ _PROSE_FRAGMENT = re.compile(
 )
 
 
-def _translated(config, nav_title: str) -> str:
-    """A nav title in the language being built (mkdocs-static-i18n's nav_translations)."""
-    i18n = config.plugins.get("i18n")
-    language = i18n.current_language_config if i18n else None
-    return ((language and language.nav_translations) or {}).get(nav_title, nav_title)
-
-
 def fill(build: SiteBuild, markdown: str) -> str:
     """Each marker of the page replaced by what it stands for, in the build's language."""
     lang, docs_dir = build.lang, build.docs_dir
@@ -337,8 +308,8 @@ def fill(build: SiteBuild, markdown: str) -> str:
         table = verification_table(build.reports, docs_dir, build.root, lang)
         markdown = markdown.replace(VERIFICATION_MARKER, table)
     if ERRATA_MARKER in markdown:
-        english = build.section_titles
-        titles = {folder: _translated(build.config, title) for folder, title in english.items()}
+        english = nav.section_titles(build.nav_pages)
+        titles = nav.section_titles(build.nav_pages, lang)
         markdown = markdown.replace(ERRATA_MARKER, errata_list(docs_dir, english, lang, titles))
     if HEADLINE_MARKER in markdown:
         found = blocks(docs_dir)

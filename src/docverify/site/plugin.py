@@ -6,6 +6,7 @@ phases, named and ordered here rather than by their place in a YAML list:
 1. contract: a page whose code is not embedded properly fails the build,
    naming page:line (docverify.site.embed_check);
 2. proof links: `{✓ name}` becomes a link to its check line (proof_links);
+   a section's index page gets the table of its pages (section_pages);
 3. live verification, under `mkdocs serve` only: a saved snippet re-run, its
    failure shown on its pages (live_phase);
 4. search terms: a Chinese page shows its English page's 中文 terms (search_terms);
@@ -36,11 +37,13 @@ from docverify.site import (
     live_phase,
     matrix_lines,
     proof_links,
+    nav,
     search_terms,
+    section_pages,
     site_search,
     sitemap_files,
 )
-from docverify.site.generated_pages import section_titles
+from docverify.problems import listed
 from docverify.site.state import SiteBuild
 
 CHECKOUT = Path(__file__).resolve().parents[3]  # src/docverify/site/plugin.py
@@ -65,7 +68,14 @@ class NotesPlugin(BasePlugin):
     def on_config(self, config):
         _same_checkout(Path(config.config_file_path).resolve().parent)
         self.build.configure(config)
-        self.build.section_titles = section_titles(config.get("nav"))
+        found, problems = nav.pages(Path(config.docs_dir))
+        if problems:
+            raise PluginError(listed("Pages without their place in the navigation:", problems))
+        self.build.nav_pages = found
+        if config.nav is None:  # the navigation comes from the pages (docverify.site.nav)
+            config.nav = nav.nav(found)
+            for language in _i18n_languages(config):
+                language.nav_translations = nav.translations(found, language.locale)
         live_phase.watch(config)
         return config
 
@@ -88,6 +98,7 @@ class NotesPlugin(BasePlugin):
         build = self.build
         markdown = embed_check.check(build, markdown, page)
         markdown = proof_links.link(build, markdown, page, files)
+        markdown = section_pages.fill(build, markdown, page, files)
         markdown = live_phase.annotate(build, markdown, page)
         markdown = search_terms.add(build, markdown, page)
         markdown = matrix_lines.add(build, markdown, page)
@@ -118,3 +129,9 @@ def _same_checkout(root: Path) -> None:
             f"the plugin comes from {package}, not from {root / 'src' / 'docverify'}: "
             "run `make build` or `make serve`, or set PYTHONPATH=src"
         )
+
+
+def _i18n_languages(config) -> list:
+    """mkdocs-static-i18n's languages other than the default, whose titles it translates."""
+    i18n = config.plugins.get("i18n")
+    return [lang for lang in (i18n.config.languages if i18n else []) if not lang.default]

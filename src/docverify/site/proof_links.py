@@ -44,20 +44,26 @@ def _executed(build: SiteBuild) -> dict[str, set[int] | None]:
     }
 
 
-def link(build: SiteBuild, markdown: str, page, files) -> str:
-    page_path = f"docs/{page.file.src_uri}"
-    resolved, problems = proofs.resolve(page_path, page.file.content_string, build.root)
+def _resolved(build: SiteBuild, page_path: str, source: str, page, files):
+    """(names, links) of each proof marker in `source`, resolved as if written on `page_path`;
+    and what does not resolve, or points at a line the last run did not execute."""
+    resolved, problems = proofs.resolve(page_path, source, build.root)
     executed = _executed(build)
     for marker, targets in resolved.items():
         for where in proofs.unexecuted(targets, executed):
             problems.append(Problem(page_path, marker.line, f"its check {where} did not run"))
+    links = [(m.names, _links(build, targets, page, files)) for m, targets in resolved.items()]
+    return links, problems
+
+
+def link(build: SiteBuild, markdown: str, page, files) -> str:
+    page_path = f"docs/{page.file.src_uri}"
+    links, problems = _resolved(build, page_path, page.file.content_string, page, files)
     if problems:
         raise PluginError(listed("Proof links that do not resolve:", problems))
     # The page as MkDocs hands it over (this phase follows the embed check, before any
     # phase adds to it): the same markers as in the file, in the same order.
-    pending = iter(
-        [(m.names, _links(build, targets, page, files)) for m, targets in resolved.items()]
-    )
+    pending = iter(links)
 
     def replace(match: re.Match[str]) -> str:
         names, links = next(pending, ((), None))
@@ -66,6 +72,18 @@ def link(build: SiteBuild, markdown: str, page, files) -> str:
         return links
 
     return proofs.MARKER.sub(replace, markdown)
+
+
+def links_in(build: SiteBuild, text: str, page, files, *, written_in: str) -> str:
+    """`text` (written in the file `written_in`, such as a page's `summary:`) shown on
+    `page`: its proof markers resolved as if on `page`, as links."""
+    page_path = f"docs/{page.file.src_uri}"
+    links, problems = _resolved(build, page_path, text, page, files)
+    if problems:
+        moved = [Problem(written_in, 1, f"{p.message} (shown on {page_path})") for p in problems]
+        raise PluginError(listed("Proof links that do not resolve:", moved))
+    pending = iter(found for _, found in links)
+    return proofs.MARKER.sub(lambda match: next(pending), text)
 
 
 def _links(build: SiteBuild, targets: list[proofs.Target], page, files) -> str:

@@ -30,8 +30,9 @@ class SiteBuild:
     source_url: str = ""
     reports: Reports = field(default_factory=dict)
     matrix: Matrix | None = None
-    # English folder -> section title (from the nav), and per page source the program it offers.
-    section_titles: dict[str, str] = field(default_factory=dict)
+    # Every page's place in the navigation (docverify.site.nav), and per page source the
+    # program it offers as a download.
+    nav_pages: list = field(default_factory=list)
     programs: dict[str, PageProgram] = field(default_factory=dict)
     # Per language: the built pages' URLs in order (sitemaps) and the pages of the build
     # (search). Search documents outlive a build: under `mkdocs serve --dirty` a rebuild
