@@ -31,7 +31,7 @@ import sys
 import pytest
 from PIL import Image
 
-from docverify.contract import boxes, claims
+from docverify.contract import boxes
 from docverify.contract.sections import read_sections
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 
@@ -159,47 +159,6 @@ def _notes_with(text: str) -> str:
     )
 
 
-ASYNC_WORDS = ("asynchron", "non_blocking", "异步")
-
-
-def notes_sentences_about_async(page: str, markdown: str) -> list[str]:
-    """Sentences of a page that speak of the notes and of asynchronous copies at once."""
-    return [
-        f"{page}:{s.line}"
-        for s in claims.sentences(page, markdown)
-        if ("notes" in s.text or "笔记" in s.text) and any(w in s.text for w in ASYNC_WORDS)
-    ]
-
-
-@pytest.mark.parametrize("name", ["pinned_memory.md", "pinned_memory.zh.md"])
-def test_pinned_memory_page_ascribes_to_the_notes_only_faster_copies(name: str) -> None:
-    # The notes say pinning makes host-to-GPU copies faster (复制速度更快); they say
-    # nothing about asynchronous copies (an earlier page said they did).
-    notes = _notes_with("pin_memory的作用")
-    said = notes[notes.index("pin_memory的作用") : notes.index("drop_last")]
-    assert "复制速度更快" in said and not any(w in said for w in ASYNC_WORDS)
-    page = DATA_DOCS / name
-    markdown = page.read_text(encoding="utf-8")
-    assert not notes_sentences_about_async(page.name, markdown), (
-        f"{name}: a sentence about the notes speaks of asynchronous copies, which they do not"
-    )
-    assert (
-        "「pin_memory的作用：如果CPU tensor原来没有在固定内存中，则将tensor复制到固定内存中，这样可以使主机到GPU的复制速度更快。」"
-        in markdown
-    )
-
-
-def test_the_async_guard_fails_on_the_old_wording() -> None:
-    old = {
-        "pinned_memory.md": "The notes explain, following the PyTorch documentation, that\n"
-        "`pin_memory=True` copies each batch into page-locked host memory,\n"
-        "from which copies to the GPU are faster and can run asynchronously.\n",
-        "pinned_memory.zh.md": "笔记依照 PyTorch 文档解释说，从这里复制到 GPU 更快，并且可以异步进行。\n",
-    }
-    for name, text in old.items():
-        assert notes_sentences_about_async(name, "# Title\n\n" + text) == [f"{name}:3"]
-
-
 def spatial_entries(notes: str) -> list[str]:
     """The lines of the notes' 空间操作 (spatial transforms) section, up to the next heading."""
     section = notes.split("\n空间操作\n", 1)[1].split("\n色彩抖动\n", 1)[0]
@@ -241,37 +200,3 @@ def test_dataloader_page_says_the_notes_do_not_show_their_dataset() -> None:
         if re.search(r"class\s+MyTrainDataset\b", p.read_text(encoding="utf-8"))
     ]
     assert not defined, f"the notes define MyTrainDataset in {defined}: the page says they do not"
-
-
-# The index's earlier wording, in each language: more than tests/test_claims.py enforces.
-INDEX_OVERCLAIMS = ("every claim is checked", "每条说法都在固定版本上验证过")
-
-
-def index_coverage_problems(page: str, markdown: str) -> list[str]:
-    """What the index says about proof coverage that tests/test_claims.py does not enforce."""
-    threshold = f"{claims.TARGET:.0%}"
-    naming = [s.text for s in claims.sentences(page, markdown) if "tests/test_claims.py" in s.text]
-    problems = (
-        []
-        if any(threshold in text for text in naming)
-        else [f"{page}: no sentence names tests/test_claims.py and {threshold}"]
-    )
-    flat = " ".join(markdown.split())
-    return problems + [f"{page}: says {phrase!r}" for phrase in INDEX_OVERCLAIMS if phrase in flat]
-
-
-@pytest.mark.parametrize("name", ["index.md", "index.zh.md"])
-def test_data_index_states_what_the_claim_test_enforces(name: str) -> None:
-    markdown = (DATA_DOCS / name).read_text(encoding="utf-8")
-    assert not index_coverage_problems(name, markdown)
-
-
-def test_the_index_coverage_guard_fails_on_the_old_wording() -> None:
-    old = {
-        "index.md": "# Data\n\nLoading data, as the notes describe them: every claim is\n"
-        'checked on the pinned versions or sits in a "Not verified here" box.\n',
-        "index.zh.md": "# 数据\n\n内容按原笔记的讲法组织：每条说法都在固定版本上验证过，或者放在“此处未验证”框里。\n",
-    }
-    for name, text in old.items():
-        problems = index_coverage_problems(name, text)
-        assert [p.split(":")[1].split()[0] for p in problems] == ["no", "says"], problems

@@ -431,11 +431,9 @@ def tag_as_gpu(storage):  # asked first while registered: a CPU storage is tagge
     return "cuda:0" if storage.device.type == "cpu" else None
 
 
-def no_deserializer(storage, location):  # at load time: leave every tag to PyTorch's own rules
-    return None
-
-
-as_gpu = (0, tag_as_gpu, no_deserializer)  # priority 0: before PyTorch's taggers (cpu is 10)
+# Priority 0: asked before PyTorch's taggers (cpu is 10). The third function would restore
+# storages at load time; returning None leaves that to PyTorch's own rules.
+as_gpu = (0, tag_as_gpu, lambda storage, location: None)
 torch.serialization.register_package(*as_gpu)
 try:
     torch.save(model.state_dict(), tmp / "gpu.pt")  # a GPU checkpoint, made on any machine
