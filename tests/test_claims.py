@@ -99,7 +99,8 @@ def test_a_marker_that_resolves_badly_fails_naming_page_and_line(tmp_path: Path)
         "One. {✓ no-such-check}\n\n"
         "Two. {✓ not-shown}\n\n"
         "Three. {✓ tensors/shapes:expand-write}\n\n"
-        "Four. {✓ tests/test_claims.py::test_no_such_test}\n"
+        "Four. {✓ tests/test_claims.py::test_no_such_test}\n\n"
+        "Five. {✓ tests/test_snippets.py::test_snippet}\n"
     )
     assert _problems(tmp_path, prose) == [
         "docs/topic/page.md:11: `{✓ no-such-check}` resolves to nothing: "
@@ -110,6 +111,9 @@ def test_a_marker_that_resolves_badly_fails_naming_page_and_line(tmp_path: Path)
         "to checks in its own code (another page's check: only from a section index page)",
         "docs/topic/page.md:17: `{✓ tests/test_claims.py::test_no_such_test}`: no test "
         "`test_no_such_test` in tests/test_claims.py",
+        "docs/topic/page.md:19: `{✓ tests/test_snippets.py::test_snippet}` is the runner of "
+        "every page: it proves that the code runs, not this sentence; link the check, or the "
+        "test of the guarantee the sentence states",
     ]
 
 
@@ -257,3 +261,58 @@ def test_a_quote_of_the_notes_is_not_cut_or_counted_whatever_its_punctuation() -
         (3, claims.LINKED, "Only `repeat` copies. {✓ a}"),
         (5, claims.LINKED, "The notes call it 「复制。」 in one place. {✓ b}"),
     ]
+
+
+# --- what the build checks of a sentence beyond its link (docverify.contract.sentence_checks) ---
+
+PRINTING = (
+    "import torch\n\n# --8<-- [start:setup]\nx = torch.ones(3)\n# --8<-- [end:setup]\n\n"
+    "# --8<-- [start:sum]\nprint(x.sum())  # ✓ total\n#> tensor(3.)\n# --8<-- [end:sum]\n\n"
+    "# --8<-- [start:gpu]\nif torch.cuda.is_available():  # requires: cuda\n"
+    "    assert x.cuda().sum() == 3  # ✓ on-gpu\n# --8<-- [end:gpu]\n"
+)
+PRINTING_PAGE = PAGE.replace("page.py:sum", "page.py:sum").replace(
+    "```\n\n", '```\n\n```python\n--8<-- "snippets/topic/page.py:gpu"\n```\n\n', 1
+)
+
+
+def _printing_site(tmp_path: Path, prose: str) -> tuple[Path, str]:
+    root = _site(tmp_path, PRINTING_PAGE + prose)
+    (root / "snippets/topic/page.py").write_text(PRINTING, encoding="utf-8")
+    return root, (root / "docs/topic/page.md").read_text(encoding="utf-8")
+
+
+def test_a_number_its_printed_check_does_not_show_fails(tmp_path: Path) -> None:
+    from docverify.contract.sentence_checks import number_problems
+
+    prose = (
+        "Three ones sum to 3. {✓ total}\n\n"  # shown: tensor(3.)
+        "Three ones sum to 4. {✓ total}\n\n"  # the wrong printed line: nothing shows 4
+        "In torch 2.4 and 2.15 the sum is 3. {✓ total}\n"  # versions are the matrix's
+    )
+    root, markdown = _printing_site(tmp_path, prose)
+    assert [str(p) for p in number_problems("docs/topic/page.md", markdown, root)] == [
+        "docs/topic/page.md:17: states 4, which none of its checks (total) shows"
+    ]
+
+
+def test_sentences_are_counted_by_what_proves_them_on_which_machine(tmp_path: Path) -> None:
+    prose = (
+        "Three ones sum to 3. {✓ total}\n\n"
+        "On a GPU the sum is the same. {✓ on-gpu}\n\n"
+        "The test suite checks it. {✓ tests/test_claims.py::test_a_marker_resolves_to_the_check_line_the_page_shows}\n"
+    )
+    root, markdown = _printing_site(tmp_path, prose)
+    kinds = claims.proof_kinds("docs/topic/page.md", markdown, root)
+    assert dict(kinds) == {claims.CPU: 2, claims.GPU_ONLY: 1}
+
+
+def test_a_declared_sentence_that_states_a_fact_is_listed(tmp_path: Path) -> None:
+    from docverify.contract.sentence_checks import declared_facts
+
+    prose = (
+        "More on this in [the shapes page](../tensors/shapes.md). {-}\n\n"  # navigation
+        "`x.sum()` always returns 3. {-}\n"  # a fact under {-}
+    )
+    root, markdown = _printing_site(tmp_path, prose)
+    assert [s.line for s in declared_facts("docs/topic/page.md", markdown)] == [17]

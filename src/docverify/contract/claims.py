@@ -23,13 +23,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from docverify.contract import boxes, front_matter
 from docverify.contract.embeds import find_fences
 from docverify.contract.front_matter import body_line
-from docverify.contract.proofs import MARKER
+from docverify.contract.proofs import MARKER, resolve
 
 LINKED, BOXED, DECLARED, UNPROVEN = "linked", "boxed", "declared", "unproven"
+# What a linked sentence's proof is: a check the CPU run makes (or a named test), or
+# only checks a GPU run makes (`# requires: cuda`), which say so on the page.
+CPU, GPU_ONLY = "cpu", "gpu-only"
 TARGET = 0.95
 
 _NOTES_QUOTE = re.compile(r"「[^」]*」")
@@ -183,6 +187,24 @@ class Coverage:
 
 def coverage(page: str, markdown: str) -> Coverage:
     return Coverage(Counter(s.kind for s in sentences(page, markdown)))
+
+
+def proof_kinds(page: str, markdown: str, root: Path) -> Counter:
+    """How many linked sentences of the page a CPU run proves (a check it makes, or a
+    named test), and how many link only checks a GPU run makes."""
+    found: Counter = Counter()
+    for sentence in sentences(page, markdown):
+        if sentence.kind != LINKED:
+            continue
+        resolved, _ = resolve(page, sentence.text, root)
+        checks = [t.check for targets in resolved.values() for t in targets if t.page]
+        gpu_only = (
+            bool(checks)
+            and len(checks) == sum(c.cuda_only for c in checks)
+            and not [t for targets in resolved.values() for t in targets if not t.page]
+        )
+        found[GPU_ONLY if gpu_only else CPU] += 1
+    return found
 
 
 def main(argv: list[str]) -> int:

@@ -201,7 +201,20 @@ def _resolve_one(name: str, page: str, own: dict[str, Check], is_index: bool, ro
     return None, f"`{{✓ {name}}}` resolves to nothing: no `# ✓ {name}` in the code the page shows"
 
 
+# The runners: they show that every snippet and page program runs and prints its `#>` lines,
+# not that any one sentence holds. A sentence links the check, or the test of the guarantee
+# it states (tests/test_harness.py, tests/test_page_programs.py's tests of broken pages).
+GENERIC_TESTS = frozenset(
+    {"tests/test_snippets.py::test_snippet", "tests/test_page_programs.py::test_page_is_a_program"}
+)
+
+
 def _named_test(name: str, path: Path, rel: str, test: str):
+    if name in GENERIC_TESTS:
+        return None, (
+            f"`{{✓ {name}}}` is the runner of every page: it proves that the code runs, not "
+            "this sentence; link the check, or the test of the guarantee the sentence states"
+        )
     line = _test_line(path, test)
     if line is None:
         return None, f"`{{✓ {name}}}`: no test `{test}` in {rel}"

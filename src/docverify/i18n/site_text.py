@@ -54,17 +54,24 @@ TEXT: dict[str, dict[str, str]] = {
             "shown are the `#>` lines the page shows.*"
         ),
         # the Verification page's claims table
-        "claims.header": "| page | linked to a check | in a box | not a claim | neither | linked or boxed |",
+        "claims.header": (
+            "| page | linked to a check the CPU run makes | linked to GPU-only checks | "
+            "in a Not verified here box | marked not a claim | of those, with a number, "
+            "an API or a comparison | none of these | linked or boxed |"
+        ),
         "claims.total": "all pages",
         "pinned.stack": "Pinned stack (`requirements.txt`): Python {python}, torch {torch}, torchvision {torchvision}.",
         "claims.headline": (
-            "Counted at build time: of the {claims} factual sentences in this edition's pages "
-            "(the generated Errata, Tags and Verification pages not counted), {linked} end with "
-            "a ✓ linking to the check offered as their proof (a line of code, or a named test; "
-            "a check that only a GPU run reaches is labelled so, with that run's outcome or "
-            "“not run yet”) and {boxed} stand in a Not verified here box ({share} linked or "
-            "boxed in all); the least covered page is {least}, at {least_share}."
+            "Counted at build time over this edition's pages (the generated Errata, Tags and "
+            "Verification pages not counted): of {claims} factual sentences, {cpu} end with a ✓ "
+            "linking to a check the CPU run of this build makes or to a named test, {gpu} link "
+            "only checks that a GPU run makes ({gpu_state}), {boxed} stand in a Not verified "
+            "here box, and {unproven} have none of these; the least covered page is {least}, at "
+            "{least_share}. Another {declared} sentences are marked as not claims, {stating} of "
+            "them with a number, an API name or a comparison word, listed for review."
         ),
+        "claims.gpu_not_run": "no GPU run recorded yet",
+        "claims.gpu_ran": "the GPU run of {date}",
         # proof links (docverify.site.proof_links)
         "proof.title": "checked by {where}",
         "proof.test": "checked by the test {test}",
@@ -207,16 +214,21 @@ TEXT: dict[str, dict[str, str]] = {
             "*本笔记本就是 PyTorch 笔记的页面 <{url}>。它的代码单元格是该页的代码，"
             "也就是本站测试套件运行并检查的程序；显示的输出是该页显示的 `#>` 行。*"
         ),
-        "claims.header": "| 页面 | 链接到检查 | 在框中 | 非结论 | 两者皆无 | 已链接或在框中 |",
+        "claims.header": (
+            "| 页面 | 链接到 CPU 运行所做的检查 | 只链接到 GPU 检查 | 在“此处未验证”框中 | "
+            "标为非结论 | 其中含数字、API 或比较 | 都不是 | 已链接或在框中 |"
+        ),
         "claims.total": "全部页面",
         "pinned.stack": "固定的软件栈（`requirements.txt`）：Python {python}、torch {torch}、torchvision {torchvision}。",
         "claims.headline": (
-            "构建时统计：本版本各页面（不含生成的勘误、标签和验证页面）共有 {claims} 个陈述事实的句子，"
-            "其中 {linked} 个以 ✓ 结尾、链接到作为其证明的检查（一行代码或一个指定测试；"
-            "只有 GPU 运行才会执行到的检查会注明这一点，并给出该运行的结果或“尚未运行”），"
-            "{boxed} 个位于“此处未验证”框中（已链接或在框中的合计 {share}）；"
-            "覆盖率最低的页面是 {least}，为 {least_share}。"
+            "构建时统计本版本的页面（不含生成的勘误、标签和验证页面）：{claims} 个陈述事实的句子中，"
+            "{cpu} 个以 ✓ 结尾，链接到本次构建的 CPU 运行所做的检查或某个指定测试；{gpu} 个只链接到 GPU "
+            "运行才做的检查（{gpu_state}）；{boxed} 个位于“此处未验证”框中；{unproven} 个都不是。"
+            "覆盖率最低的页面是 {least}，为 {least_share}。另有 {declared} 个句子标为非结论，"
+            "其中 {stating} 个含数字、API 名称或比较词，已列出供复查。"
         ),
+        "claims.gpu_not_run": "尚无 GPU 运行记录",
+        "claims.gpu_ran": "{date} 的 GPU 运行",
         "proof.title": "由 {where} 检查",
         "proof.test": "由测试 {test} 检查",
         "proof.versions": "{where} 在每个测试过的 torch 与 Python 版本上的输出（make matrix）",

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from markdown.extensions.toc import slugify
 
 from docverify.contract import boxes, claims, embed_roots
+from docverify.contract.sentence_checks import declared_facts
 from docverify.contract.embeds import EmbeddedBlock, blocks, counts, find_embeds
 from docverify.i18n import languages
 from docverify.i18n.site_text import count, text
@@ -143,47 +145,89 @@ def verification_table(
     return "\n".join([*rows, "", text(lang, "table.environments"), "", *environments])
 
 
-def _claims_by_page(docs_dir: Path, lang: str) -> dict[str, claims.Coverage]:
+@dataclass(frozen=True)
+class PageClaims:
+    """One page's sentences by what stands behind them (docverify.contract.claims)."""
+
+    coverage: claims.Coverage
+    proofs: Counter  # claims.CPU / claims.GPU_ONLY: what the linked sentences link
+    declared_facts: int  # `{-}` sentences with a number, an API name or a comparison
+
+    def cells(self) -> list[int]:
+        n = self.coverage.counts
+        return [
+            self.proofs[claims.CPU],
+            self.proofs[claims.GPU_ONLY],
+            n[claims.BOXED],
+            n[claims.DECLARED],
+            self.declared_facts,
+            n[claims.UNPROVEN],
+        ]
+
+
+def _claims_by_page(docs_dir: Path, lang: str) -> dict[str, PageClaims]:
     """Each page's counts in `lang`, not the generated pages (they count the others)."""
-    return {
-        page: claims.coverage(f"docs/{page}", path.read_text(encoding="utf-8"))
-        for page, path in languages.pages_in(docs_dir, lang)
-        if page not in ("errata.md", "tags.md", "verification.md")
-    }
+    root = docs_dir.parent
+    found = {}
+    for page, path in languages.pages_in(docs_dir, lang):
+        if page in ("errata.md", "tags.md", "verification.md"):
+            continue
+        rel = f"docs/{path.relative_to(docs_dir).as_posix()}"
+        markdown = path.read_text(encoding="utf-8")
+        found[page] = PageClaims(
+            claims.coverage(rel, markdown),
+            claims.proof_kinds(rel, markdown, root),
+            len(declared_facts(rel, markdown)),
+        )
+    return found
 
 
 def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
-    """Per page in `lang`: its sentences linked to a check, boxed, not claims, neither."""
-    rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|"]
-    total = Counter()
+    """Per page in `lang`: its sentences proven on the CPU, checked on a GPU only, boxed,
+    declared not claims (and how many of those state something), neither."""
+    rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    totals = [0] * 6
+    counts: Counter = Counter()
     for page, found in _claims_by_page(docs_dir, lang).items():
-        total += found.counts
-        rows.append(_claims_row(f"[{page}]({page})", found))
-    rows.append(_claims_row(f"**{text(lang, 'claims.total')}**", claims.Coverage(total)))
+        totals = [a + b for a, b in zip(totals, found.cells(), strict=True)]
+        counts += found.coverage.counts
+        rows.append(_claims_row(f"[{page}]({page})", found.cells(), found.coverage.share))
+    total = claims.Coverage(counts)
+    rows.append(_claims_row(f"**{text(lang, 'claims.total')}**", totals, total.share))
     return "\n".join(rows)
 
 
-def claims_headline(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
-    """The home page's sentence about the site's claims, counted over every page at build time."""
+def claims_headline(
+    docs_dir: Path, lang: str = languages.DEFAULT, gpu_run: str | None = None
+) -> str:
+    """The home page's sentence about the site's claims, counted over every page at build
+    time; `gpu_run`: the date of the GPU report, None where there is none."""
     pages = _claims_by_page(docs_dir, lang)
-    total = claims.Coverage(sum((c.counts for c in pages.values()), Counter()))
-    least = min(pages.items(), key=lambda item: item[1].share)
+    cpu, gpu, boxed, declared, stating, unproven = (
+        sum(column) for column in zip(*(p.cells() for p in pages.values()), strict=True)
+    )
+    least = min(pages.items(), key=lambda item: item[1].coverage.share)
+    gpu_state = (
+        text(lang, "claims.gpu_ran", date=gpu_run) if gpu_run else text(lang, "claims.gpu_not_run")
+    )
     return text(
         lang,
         "claims.headline",
-        claims=total.claims,
-        linked=total.counts[claims.LINKED],
-        boxed=total.counts[claims.BOXED],
-        share=f"{total.share:.0%}",
+        claims=cpu + gpu + boxed + unproven,
+        cpu=cpu,
+        gpu=gpu,
+        gpu_state=gpu_state,
+        boxed=boxed,
+        unproven=unproven,
+        declared=declared,
+        stating=stating,
         least=f"[{least[0]}]({least[0]})",
-        least_share=f"{least[1].share:.0%}",
+        least_share=f"{least[1].coverage.share:.0%}",
     )
 
 
-def _claims_row(name: str, found: claims.Coverage) -> str:
-    n = found.counts
-    cells = [n[claims.LINKED], n[claims.BOXED], n[claims.DECLARED], n[claims.UNPROVEN]]
-    return f"| {name} | " + " | ".join(map(str, cells)) + f" | {found.share:.0%} |"
+def _claims_row(name: str, cells: list[int], share: float) -> str:
+    return f"| {name} | " + " | ".join(map(str, cells)) + f" | {share:.0%} |"
 
 
 def roots_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
@@ -329,5 +373,7 @@ def fill(build: SiteBuild, markdown: str) -> str:
         )
         markdown = markdown.replace(PINNED_MARKER, pinned)
     if CLAIMS_HEADLINE in markdown:
-        markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang))
+        gpu = build.reports.get("cuda", {}).values()
+        ran = max((r.date for r in gpu), default=None)
+        markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang, ran))
     return localized_fragments(markdown, lang, build.root)
