@@ -39,7 +39,7 @@ import nbformat
 import pytest
 
 from docverify.contract import snippets as snippet_file
-from docverify.contract.page_program import build, content_pages
+from docverify.contract.page_program import GPU_GUARD, build, content_pages
 from docverify.i18n import languages
 from docverify.i18n.site_text import text
 from docverify.site import badges, downloads, site_config
@@ -154,6 +154,17 @@ def _link_problem(url: str, lang: str, root: Path) -> str | None:
     return None
 
 
+def _as_downloaded(program, part, block: str, lang: str) -> str:
+    """A CUDA-only block of a page whose other blocks run on a CPU: under the guard, with a
+    line printed instead where CUDA is missing."""
+    cuda_only = part.embed.path not in program.without_cuda_parts().files
+    if not cuda_only or not program.has_cpu_part:
+        return block
+    indented = "\n".join(f"    {line}" if line.strip() else "" for line in block.split("\n"))
+    skipped = text(lang, "download.gpu_skipped")
+    return f"{GPU_GUARD}\n{indented}\nelse:\n    print({skipped!r})"
+
+
 def test_downloads_are_the_page(page: str, request: pytest.FixtureRequest, site: Site) -> None:
     root = request.config.rootpath
     lang = languages.language_of(page)
@@ -163,7 +174,13 @@ def test_downloads_are_the_page(page: str, request: pytest.FixtureRequest, site:
     assert blocks, f"{page}: no Python code block found"
     script_name, notebook_name = downloads.download_names(src)
 
-    # The script: the page's code blocks joined with a blank line, after at most one comment line.
+    # The script: the page's code blocks joined with a blank line, after at most one comment
+    # line; where some blocks need CUDA and the rest not, those run only where CUDA is.
+    program = build(page, root, markdown)
+    blocks = [
+        _as_downloaded(program, part, block, lang)
+        for part, block in zip(program.parts, blocks, strict=True)
+    ]
     script = site.text(script_name)
     code = "\n\n".join(blocks) + "\n"
     assert script.endswith(code), f"{page}: the .py is not the code the page shows"
@@ -171,7 +188,6 @@ def test_downloads_are_the_page(page: str, request: pytest.FixtureRequest, site:
     assert header == "" or re.fullmatch(r"# [^\n]+\n\n", header), f"{page}: .py starts {header!r}"
 
     # The line under the title links both, relative to the page (as --strict resolves them).
-    program = build(page, root, markdown)
     line = downloads.download_line(program, lang)
     links = re.findall(r"\]\(([^)]+)\)", line)
     assert len(links) == 2
@@ -217,8 +233,10 @@ def declared_needs(program) -> dict[str, bool]:
     loaded = [
         snippet_file.load(program.root / f) for f in program.files if f.startswith("snippets/")
     ]
+    cuda = [s.devices == ("cuda",) for s in loaded]
     return {
-        "cuda": any(s.devices == ("cuda",) for s in loaded),
+        "cuda": bool(cuda) and all(cuda),  # all its code: the download needs a GPU
+        "gpu_blocks": any(cuda) and not all(cuda),  # some: those blocks are skipped without
         "launch": any(s.launch for s in loaded),
         "checkout": any("checkout" in s.requires for s in loaded),
     }
@@ -249,7 +267,8 @@ def need_problems(page: str, program, first_lines: dict[str, str]) -> list[str]:
             if needed != (phrase in line):
                 say = "does not say it needs" if needed else "claims it needs"
                 problems.append(f"{page}: the {where} {say} {phrase!r}: {line!r}")
-        wants_command = any(needs.values()) and (where != ".ipynb" or needs["launch"])
+        required = [k for k, needed in needs.items() if needed and k != "gpu_blocks"]
+        wants_command = bool(required) and (where != ".ipynb" or needs["launch"])
         command = f"`{start_command(program, script)}`"
         if wants_command and command not in line:
             problems.append(
@@ -320,7 +339,8 @@ def test_a_download_that_hides_a_need_fails(tmp_path: Path, need: str) -> None:
             ".ipynb": "*This notebook",
         }
         found = need_problems(page_path, program, hidden)
-        phrase = text(languages.language_of(page_path), f"needs.{need}")
+        kind = "gpu_blocks" if need == "cuda" else need  # its CUDA block: skipped on a CPU
+        phrase = text(languages.language_of(page_path), f"needs.{kind}")
         assert any(f"the .py does not say it needs {phrase!r}" in p for p in found), found
         assert any(f"the .ipynb does not say it needs {phrase!r}" in p for p in found), found
 

@@ -18,8 +18,11 @@ For every content page (a page under docs/ that shows Python code):
 
 A page that shows a `# requires: cuda` snippet gets the static checks
 everywhere. Where CUDA is missing, the page minus its CUDA-only blocks is
-checked as a program of its own (nothing after those blocks may depend on
-them); a page whose code is all CUDA-only is skipped, saying so.
+checked statically as a program of its own (nothing after those blocks may
+depend on them), and its download is run as a reader without a GPU runs it: in
+an empty folder, each CUDA-only block replaced by the line saying it was
+skipped (docverify.contract.page_program.guarded_source); a page whose code is
+all CUDA-only is skipped, saying so.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from docverify.contract.shown_code import (
     program_problems,
     setup_problems,
 )
+from docverify.i18n import languages
+from docverify.i18n.site_text import text
 from docverify.run.run_page import PageProgramError, run_page_program
 from harness.plugin import cuda_available
 
@@ -63,16 +68,20 @@ def check_page_program(page: str, root: Path, workdir: Path) -> str:
     if program.needs_cuda and not cuda_available():
         # Without CUDA, the page minus its CUDA-only blocks must still be a program
         # (nothing after them may depend on them); those blocks run on GPU machines.
-        program = program.without_cuda_parts()
-        if not program.parts:
+        if not program.has_cpu_part:
             raise NeedsCuda(f"{page}: static checks passed; all its code needs CUDA to run")
-        problems = program_problems(program)
+        problems = program_problems(program.without_cuda_parts())
         if problems:
             raise PageProgramError(
                 f"{page}: without its CUDA-only blocks, the rest does not run on its own:\n  "
                 + "\n  ".join(problems)
             )
-        return "CPU part " + _prove(program, "cpu", workdir) + "; CUDA-only blocks need a GPU"
+        # Its download, but for the comments: the skipped blocks' `#>` lines (a GPU run's
+        # output) left out, the skip line's written under its print.
+        skipped = text(languages.DEFAULT, "download.gpu_skipped")
+        without_cuda = program.guarded_source(skipped, gpu_outputs=False)
+        run_page_program(program, "cpu", workdir, source=without_cuda)
+        return "its download, run without CUDA: each CUDA-only block skipped, saying so"
     return _prove(program, "cuda" if program.needs_cuda else "cpu", workdir)
 
 
@@ -323,7 +332,7 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
     if cuda_available():
         pytest.skip("checks the machine without CUDA")
     how = check_page_program("docs/topic/page.md", root, tmp_path / "work")
-    assert how.startswith("CPU part same code as the start of snippets/topic/page.py")
+    assert how == "its download, run without CUDA: each CUDA-only block skipped, saying so"
     # a CPU block after the CUDA one that uses its `y`: the CPU part is no program
     page.write_text(
         page.read_text(encoding="utf-8")

@@ -30,6 +30,9 @@ class Needs:
     cuda: bool = False
     checkout: bool = False
     launch: tuple[str, ...] = ()  # ("torchrun", "--nproc_per_node=2"): started by torchrun
+    # Some blocks need CUDA, the rest not: the download runs on a CPU and skips those
+    # blocks, saying so (docverify.contract.page_program.guarded_source).
+    gpu_blocks: bool = False
 
     @classmethod
     def of(cls, snippets: Iterable[SnippetFile]) -> Needs:
@@ -40,6 +43,16 @@ class Needs:
             checkout=any(s.needs_checkout for s in found),
             launch=next((s.launch for s in found if s.launched), ()),
         )
+
+    @classmethod
+    def of_download(cls, snippets: Iterable[SnippetFile]) -> Needs:
+        """What a page's download needs: a CUDA GPU only when all its code does; where some
+        of it does not, its CUDA-only blocks are skipped without one (`gpu_blocks`)."""
+        found = tuple(snippets)
+        needs = cls.of(found)
+        if needs.cuda and not all(s.needs_cuda for s in found):
+            return cls(checkout=needs.checkout, launch=needs.launch, gpu_blocks=True)
+        return needs
 
     def __bool__(self) -> bool:
         return self.cuda or self.checkout or bool(self.launch)
@@ -66,17 +79,23 @@ def _sentence(needs: Needs, lang: str, how: str, **fields: str) -> str:
     )
 
 
+def _with_gpu_blocks(needs: Needs, lang: str, sentence: str) -> str:
+    blocks = text(lang, "needs.gpu_blocks") if needs.gpu_blocks else ""
+    return " ".join(part for part in (sentence, blocks) if part)
+
+
 def script_sentence(needs: Needs, lang: str, script: str) -> str:
     """What the `.py` download named `script` needs and the command that starts it ('' if nothing)."""
     if not needs:
-        return ""
-    return _sentence(needs, lang, "needs.how.script", command=f"`{needs.command(script)}`")
+        return _with_gpu_blocks(needs, lang, "")
+    how = _sentence(needs, lang, "needs.how.script", command=f"`{needs.command(script)}`")
+    return _with_gpu_blocks(needs, lang, how)
 
 
 def notebook_sentence(needs: Needs, lang: str, script: str) -> str:
     """What the `.ipynb` download needs, and how to run it (a launched page: as the script)."""
     if not needs:
-        return ""
+        return _with_gpu_blocks(needs, lang, "")
     if needs.launch:
         return _sentence(
             needs,

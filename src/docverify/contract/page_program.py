@@ -16,6 +16,7 @@ not run the same code twice.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property
@@ -167,6 +168,26 @@ class PageProgram:
         return PageProgram(self.page, kept, self.root)
 
     @property
+    def has_cpu_part(self) -> bool:
+        """Whether some of its code runs without CUDA (a page of CUDA-only blocks has none)."""
+        return bool(self.without_cuda_parts().parts)
+
+    def guarded_source(self, skipped: str, *, gpu_outputs: bool = True) -> str:
+        """The program as its download runs it: each CUDA-only block runs where CUDA is
+        available and, elsewhere, prints `skipped` instead (its `#>` line follows).
+
+        `gpu_outputs=False` leaves out the blocks' own `#>` lines: what a run without
+        CUDA must print. A program without CUDA-only blocks, or with nothing else, is
+        returned as it is.
+        """
+        if not self.needs_cuda or not self.has_cpu_part:
+            return self.source
+        blocks = [
+            guarded_block(self, part, skipped, gpu_outputs=gpu_outputs) for part in self.parts
+        ]
+        return "\n\n".join(blocks) + "\n"
+
+    @property
     def timeout_s(self) -> int:
         return max((s.timeout_s for s in self.snippets), default=60)
 
@@ -201,6 +222,30 @@ def content_pages(root: Path) -> list[str]:
 def page_program(page: str, markdown: str, root: Path) -> str:
     """The page's Python code blocks joined in page order, ready to run."""
     return PageProgram(page, tuple(page_parts(page, markdown, root)), root).source
+
+
+GPU_GUARD = "if torch.cuda.is_available():  # this block needs a CUDA GPU"
+_OUTPUT = re.compile(r"^\s*#>")
+
+
+def guarded_block(
+    program: PageProgram, part: ProgramPart, skipped: str, *, gpu_outputs=True
+) -> str:
+    """`part`'s code as the page's download holds it: a CUDA-only block of a program that
+    also runs without CUDA goes under `GPU_GUARD`, with an `else` that prints `skipped`.
+
+    `gpu_outputs=False`: what a run without CUDA must print, as `#>` lines (the block's
+    own lines left out, the skip line's written under its print).
+    """
+    cpu = program.without_cuda_parts()
+    if part.embed.path in cpu.files or not cpu.parts:
+        return part.block
+    lines = part.block.split("\n")
+    if not gpu_outputs:
+        lines = [line for line in lines if not _OUTPUT.match(line)]
+    body = "\n".join(f"    {line}" if line.strip() else "" for line in lines)
+    printed = "" if gpu_outputs else f"\n    #> {skipped}"
+    return f"{GPU_GUARD}\n{body}\nelse:\n    print({skipped!r}){printed}"
 
 
 # --- is it the snippet file? -----------------------------------------------------------------

@@ -39,6 +39,11 @@ TEXT: dict[str, dict[str, str]] = {
         "run.notes_join": "; ",
         # what a page's code needs (docverify.contract.needs): the downloads' first lines
         "needs.sentence": "Needs {what}: {how}.",
+        "needs.gpu_blocks": (
+            "Its GPU blocks run where CUDA is available; without it, each prints a line "
+            "saying it was skipped, and the rest runs on a CPU."
+        ),
+        "download.gpu_skipped": "Skipped: this block needs a CUDA GPU (torch.cuda.is_available() is False).",
         "needs.and": " and ",
         "needs.cuda": "a CUDA GPU",
         "needs.launch": "several processes started by torchrun",
@@ -202,6 +207,8 @@ TEXT: dict[str, dict[str, str]] = {
         "run.needs": "需要{what}",
         "run.notes_join": "；",
         "needs.sentence": "需要{what}：{how}。",
+        "needs.gpu_blocks": "其中的 GPU 代码块只在有 CUDA 时运行；没有 CUDA 时，每个这样的代码块打印一行说明已跳过，其余部分在 CPU 上照常运行。",
+        "download.gpu_skipped": "已跳过：这一段需要 CUDA GPU（torch.cuda.is_available() 为 False）。",
         "needs.and": "和",
         "needs.cuda": "一块 CUDA GPU",
         "needs.launch": "由 torchrun 启动的多个进程",

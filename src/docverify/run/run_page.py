@@ -25,12 +25,12 @@ class PageProgramError(AssertionError):
     """The page's code does not run on its own or does not print what the page shows."""
 
 
-def _write_program(program: PageProgram, workdir: Path) -> SnippetFile:
+def _write_program(program: PageProgram, workdir: Path, source: str) -> SnippetFile:
     path = workdir / f"{program.stem}.py"
-    path.write_text(program.source, encoding="utf-8")
+    path.write_text(source, encoding="utf-8")
     return SnippetFile(
         path=path,
-        source=program.source,
+        source=source,
         launch=program.launch,
         timeout_s=program.timeout_s,
     )
@@ -46,11 +46,16 @@ def _failure_line(program_path: Path, error: BaseException) -> int | None:
     return lines[-1] if lines else None
 
 
-def run_page_program(program: PageProgram, device: str, workdir: Path) -> None:
-    """Run the page's program; raise PageProgramError naming page and snippet line on failure."""
+def run_page_program(
+    program: PageProgram, device: str, workdir: Path, source: str | None = None
+) -> None:
+    """Run the page's program (or `source`, its download as a reader gets it); raise
+    PageProgramError naming page and snippet line on failure. Its prints must equal
+    its `#>` lines."""
     __tracebackhide__ = True
     workdir.mkdir(parents=True, exist_ok=True)
-    snippet = _write_program(program, workdir)
+    source = source or program.source
+    snippet = _write_program(program, workdir, source)
     scratch = workdir / "run"
     scratch.mkdir(exist_ok=True)
     path = snippet.path.resolve()
@@ -69,15 +74,16 @@ def run_page_program(program: PageProgram, device: str, workdir: Path) -> None:
             records = run_in_process(snippet, device, scratch)
         except Exception as error:
             line = _failure_line(path, error)
-            at = program.where(line) if line else program.page
+            at = program.where(line) if line and source == program.source else program.page
             raise PageProgramError(
                 f"{at}: the page's code, run on its own in page order, stops with "
                 f"{type(error).__name__}: {error}"
             ) from error
-    expected = expected_source(program.source, path, records)
-    mismatch = output_mismatch(program.page, program.source, expected)
+    expected = expected_source(source, path, records)
+    mismatch = output_mismatch(program.page, source, expected)
     if mismatch:
-        at, diff = program.where(mismatch.line), mismatch.diff
+        at = program.where(mismatch.line) if source == program.source else program.page
+        diff = mismatch.diff
         raise PageProgramError(
             f"{at}: run on its own, the page's code prints something else than the `#>` lines "
             "the page shows (code it hides, or the order of its blocks, changes what it prints; "

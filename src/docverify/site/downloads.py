@@ -41,9 +41,11 @@ def download_names(src_uri: str) -> tuple[str, str]:
 
 
 def script_text(program: PageProgram, lang: str) -> str:
-    """The .py download: the page program, after a first line saying what it needs, if anything."""
-    needs = script_sentence(Needs.of(program.snippets), lang, script_name(program.page))
-    return f"# {needs}\n\n{program.source}" if needs else program.source
+    """The .py download: the page program, after a first line saying what it needs, if
+    anything; its CUDA-only blocks, where the rest runs on a CPU, skipped without CUDA."""
+    needs = script_sentence(Needs.of_download(program.snippets), lang, script_name(program.page))
+    source = program.guarded_source(text(lang, "download.gpu_skipped"))
+    return f"# {needs}\n\n{source}" if needs else source
 
 
 def download_line(program: PageProgram, lang: str = languages.DEFAULT) -> str:
@@ -55,7 +57,7 @@ def download_line(program: PageProgram, lang: str = languages.DEFAULT) -> str:
         f'[{text(lang, "download.script")}]({script}){{ download="{saved_script}" }} · '
         f'[{text(lang, "download.notebook")}]({notebook}){{ download="{saved_notebook}" }}'
     )
-    needs = script_sentence(Needs.of(program.snippets), lang, saved_script)
+    needs = script_sentence(Needs.of_download(program.snippets), lang, saved_script)
     if needs:
         links = text(lang, "download.needs", links=links, needs=needs)
     return f'<p class="page-downloads" markdown>{links}</p>'

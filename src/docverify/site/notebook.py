@@ -33,7 +33,7 @@ from docverify.i18n import languages
 from docverify.contract.boxes import ADMONITION
 from docverify.contract.embeds import Embed, Fence, find_embeds, find_fences
 from docverify.contract.needs import Needs, notebook_sentence, script_name
-from docverify.contract.page_program import PageProgram, ProgramPart, read_part
+from docverify.contract.page_program import PageProgram, ProgramPart, guarded_block, read_part
 from docverify.run.print_capture import OUTPUT_LINE
 from docverify.i18n.site_text import text
 
@@ -158,7 +158,10 @@ class _Writer:
 
     def code(self, part: ProgramPart) -> None:
         self.flush()
-        cell = _new("code", source=part.block)
+        # A CUDA-only block, where the rest runs on a CPU: as in the .py download.
+        lang = languages.language_of(self.program.page)
+        source = guarded_block(self.program, part, text(lang, "download.gpu_skipped"))
+        cell = _new("code", source=source)
         if outputs := shown_outputs(part.block):
             cell.outputs.append(_new("stdout", text=outputs))
         self.cells.append(cell)
@@ -207,7 +210,7 @@ class _Writer:
 def _intro(program: PageProgram, site_url: str) -> str:
     """The first cell: what the code needs (if anything), then which page this is."""
     lang = languages.language_of(program.page)
-    needs = notebook_sentence(Needs.of(program.snippets), lang, script_name(program.page))
+    needs = notebook_sentence(Needs.of_download(program.snippets), lang, script_name(program.page))
     intro = text(lang, "notebook.intro", url=page_url(program.page, site_url))
     return f"**{needs}**\n\n{intro}" if needs else intro
 
