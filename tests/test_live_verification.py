@@ -86,24 +86,10 @@ def test_the_report_records_hashes_and_is_written_atomically(tmp_path: Path) -> 
     sha = report.file_sha256(REPO_ROOT / rel)
     report.merge_results([result(rel, sha, via=live.VIA)], tmp_path)
     data = json.loads((tmp_path / "cpu.json").read_text(encoding="utf-8"))
-    assert data["schema"] == report.SCHEMA == 3
+    assert data["schema"] == report.SCHEMA == 4
     assert data["results"][0]["sha256"] == sha
-    assert data["results"][0]["page_program_sha256"] == ""
     assert data["results"][0]["via"] == "mkdocs serve"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".cpu.json.lock", "cpu.json"]
-
-
-def test_a_recorded_page_program_hash_is_compared_too(tmp_path: Path) -> None:
-    rel = "snippets/demo/page.py"
-    path = write(tmp_path / rel, STALE)
-    program = "print(1 + 1)\n"
-    recorded = sample_result(
-        rel,
-        sha256=report.file_sha256(path),
-        page_program_sha256=report.content_sha256(program.encode()),
-    )
-    assert report.is_current(recorded, tmp_path, program)
-    assert not report.is_current(recorded, tmp_path, program + "print(2)\n")
 
 
 def test_the_hash_is_of_the_text_that_ran_not_of_a_later_edit(tmp_path: Path) -> None:
@@ -123,7 +109,9 @@ def test_a_merge_waits_for_the_lock_so_no_result_is_lost(tmp_path: Path) -> None
     first = result(rel, "a")
     report.merge_results([first], tmp_path, root=REPO_ROOT)
     second = result("snippets/tensors/shapes.py", "b")
-    with report.locked(tmp_path / ".cpu.json.lock"):
+    from filelock import FileLock
+
+    with FileLock(tmp_path / ".cpu.json.lock"):
         writer = threading.Thread(target=report.merge_results, args=([second], tmp_path))
         writer.start()
         writer.join(timeout=0.5)
@@ -138,30 +126,31 @@ def test_a_merge_waits_for_the_lock_so_no_result_is_lost(tmp_path: Path) -> None
 def test_the_check_returns_the_diff_of_a_stale_output_line(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     path = write(tmp_path / rel, STALE)
-    reply = live_check.check(tmp_path, rel, "cpu")
-    assert reply["outcome"] == "failed"
-    assert reply["sha256"] == report.file_sha256(path)
+    reply = live_check.check(tmp_path, rel, "cpu", live.VIA)
+    result = report.SnippetResult.from_dict(reply["result"])  # the form the test run sends
+    assert (result.outcome, result.via) == ("failed", live.VIA)
+    assert result.sha256 == report.file_sha256(path)
     assert reply["detail"].startswith(f"{rel}:5: `#>` output lines differ")
     assert "\n-#> 3\n+#> 2\n" in reply["detail"]
 
     path.write_text(path.read_text(encoding="utf-8").replace("#> 3", "#> 2"), encoding="utf-8")
-    fixed = live_check.check(tmp_path, rel, "cpu")
-    assert (fixed["outcome"], fixed["detail"]) == ("passed", "")
-    assert fixed["sections"] == ["demo"]
+    fixed = live_check.check(tmp_path, rel, "cpu", live.VIA)
+    assert (fixed["result"]["outcome"], fixed["detail"]) == ("passed", "")
+    assert fixed["result"]["sections"] == ("demo",)
 
 
 def test_the_check_returns_the_traceback_from_the_snippets_own_line(tmp_path: Path) -> None:
     rel = "snippets/demo/page.py"
     write(tmp_path / rel, "import torch\n\ntorch.zeros(2).view(3)\n")
-    reply = live_check.check(tmp_path, rel, "cpu")
-    assert reply["outcome"] == "failed"
+    reply = live_check.check(tmp_path, rel, "cpu", live.VIA)
+    assert reply["result"]["outcome"] == "failed"
     assert reply["detail"].startswith("Traceback (most recent call last):")
     assert f'{tmp_path / rel}", line 3, in <module>' in reply["detail"]
     assert "RuntimeError: shape '[3]' is invalid for input of size 2" in reply["detail"]
     assert "run_snippet.py" not in reply["detail"]  # the runner's own frames are left out
     write(tmp_path / rel, "print(1\n")  # a syntax error is a failed run, not a crash
-    broken = live_check.check(tmp_path, rel, "cpu")
-    assert broken["outcome"] == "failed" and "SyntaxError" in broken["detail"]
+    broken = live_check.check(tmp_path, rel, "cpu", live.VIA)
+    assert broken["result"]["outcome"] == "failed" and "SyntaxError" in broken["detail"]
     assert f'{tmp_path / rel}", line 1' in broken["detail"]
 
 
@@ -169,7 +158,7 @@ def test_each_run_is_a_fresh_child_that_cannot_take_the_server_down(tmp_path: Pa
     live.warm_up(REPO_ROOT)
     write(tmp_path / "_helper.py", "VALUE = 1\n")
     write(tmp_path / "uses.py", "from _helper import VALUE\n\nprint(VALUE)\n#> 1\n")
-    assert live.run_in_child(tmp_path, "uses.py", 60)["outcome"] == "passed"
+    assert live.run_in_child(tmp_path, "uses.py", 60)["result"]["outcome"] == "passed"
     write(tmp_path / "_helper.py", "VALUE = 2\n")  # imported afresh by the next run
     assert "\n-#> 1\n+#> 2" in live.run_in_child(tmp_path, "uses.py", 60)["detail"]
 
@@ -178,13 +167,13 @@ def test_each_run_is_a_fresh_child_that_cannot_take_the_server_down(tmp_path: Pa
     )
     crashed = live.run_in_child(tmp_path, "crash.py", 60)
     assert crashed == {
-        "outcome": "failed",
+        "result": None,
         "detail": "the run of crash.py crashed (signal 9) before it could reply",
     }
     write(tmp_path / "hang.py", "import time\n\ntime.sleep(3600)\n")
     hung = live.run_in_child(tmp_path, "hang.py", -live.GRACE_S + 0.5)  # its own limit passed
     assert hung["detail"] == "hang.py ran longer than 0 s and was stopped"
-    assert live.run_in_child(tmp_path, "uses.py", 60)["outcome"] == "failed"  # still answers
+    assert live.run_in_child(tmp_path, "uses.py", 60)["result"]["outcome"] == "failed"  # answers
 
 
 # --- on the page -----------------------------------------------------------------------------------
@@ -199,12 +188,18 @@ class StubRunner:
 
     def __call__(self, root: Path, rel: str, timeout_s: float) -> dict:
         self.calls.append(rel)
-        return {
-            "outcome": self.outcome,
-            "detail": self.detail,
-            "sections": ["demo"],
-            "environment": {"torch": "2.14.1", "python": "3.11.7", "machine": "stub"},
-        }
+        environment = {"date": "2026-01-02", "commit": "abc1234", "torch": "2.14.1"}
+        result = report.record(
+            rel,
+            "cpu",
+            root=root,
+            sha256=report.file_sha256(root / rel) or "",
+            sections=("demo",),
+            outcome=self.outcome,
+            via=live.VIA,
+            environment={**environment, "python": "3.11.7", "machine": "stub"},
+        )
+        return {"result": result.to_dict(), "detail": self.detail}
 
 
 def session(root: Path, run=None) -> live.LiveSession:

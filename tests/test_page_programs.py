@@ -346,24 +346,3 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
         encoding="utf-8",
     )
     assert "`y` is not defined where" in _check(root, tmp_path)
-
-
-def test_a_snippet_run_vouches_for_its_page_program_by_hash(request: pytest.FixtureRequest) -> None:
-    from sample_results import sample_result
-
-    from docverify.contract.page_program import program_verified_by
-    from docverify.results import report
-
-    root = request.config.rootpath
-    reshape = program_verified_by("snippets/tensors/reshape.py", root)
-    assert reshape == build("docs/tensors/reshape.md", root).source
-    # A page that also shows a CUDA-only file: the CPU snippet's run is not its whole program.
-    assert program_verified_by("snippets/models/saving.py", root) is None
-    result = sample_result(
-        "snippets/tensors/reshape.py",
-        sha256=report.file_sha256(root / "snippets/tensors/reshape.py") or "",
-        page_program_sha256=report.content_sha256(reshape.encode()),
-    )
-    assert report.is_current(result, root, page_program=reshape)
-    # The page's blocks reordered: same snippet file, another program, no longer "verified".
-    assert not report.is_current(result, root, page_program=reshape + "\nprint(1)\n")

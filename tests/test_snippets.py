@@ -14,10 +14,9 @@ import pytest
 
 from docverify.contract import snippets as snippet_file
 from docverify.contract.line_trace import unreached
-from docverify.contract.page_program import program_verified_by
 from docverify.matrix.accept import recorded_source
 from docverify.problems import listed
-from docverify.results.report import content_sha256
+from docverify.results import report
 from docverify.run.output_diffs import output_line_diffs
 from docverify.run.print_capture import PrintRecord, expected_source, output_mismatch
 from docverify.run.run_snippet import run_in_process, run_launched
@@ -59,13 +58,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def test_snippet(
     snippet: snippet_file.SnippetFile, device: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    # Read by harness.plugin to write the verification report (.reports/<device>.json).
-    request.node.user_properties += [
-        ("snippet", snippet.rel),
-        ("device", device),
-        ("sections", [s.name for s in snippet.sections]),
-    ]
+    # The run's record (docverify.results.report): harness.plugin writes it to the report
+    # (.reports/<device>.json) with this test's outcome and duration. Until the run has
+    # ended it holds no executed lines; the bytes it verifies are those read at collection.
+    def record(executed: set[int]) -> None:
+        result = report.record(
+            snippet.rel,
+            device,
+            root=request.config.rootpath,
+            sha256=report.verified_sha256(snippet.path, snippet.source),
+            sections=tuple(s.name for s in snippet.sections),
+            executed_lines=tuple(executed),
+        )
+        request.node.user_properties.append(("result", result.to_dict()))
+
     executed: set[int] = set()
+    record(executed)
     if snippet.launched:
         result = run_launched(snippet, device, tmp_path)
         executed |= result.executed
@@ -87,7 +95,7 @@ def test_snippet(
             )
     else:
         records = run_in_process(snippet, device, tmp_path, executed)
-    request.node.user_properties.append(("executed_lines", sorted(executed)))
+    record(executed)
 
     # A `#>` line cannot show trailing whitespace, so a reader comparing what the
     # script printed with the page would find lines that differ.
@@ -103,13 +111,7 @@ def test_snippet(
         if expected != snippet.source:
             snippet.path.write_text(expected, encoding="utf-8")
         return
-    # The page program this run verified, if any (its hash goes into the report).
     rootpath = request.config.rootpath
-    program = program_verified_by(snippet.rel, rootpath)
-    if program is not None:
-        request.node.user_properties.append(
-            ("page_program_sha256", content_sha256(program.encode()))
-        )
     mismatch = output_mismatch(snippet.rel, snippet.source, expected)
     if (
         mismatch

@@ -63,7 +63,7 @@ print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages
 #> True 2.15.0 0.29.2
 installed = {name: importlib.metadata.version(name) for name in pins}  # every pinned package
 print(len(pins), installed == pins)  # ... is installed here at its pinned version ✓ installed-equal
-#> 20 True
+#> 21 True
 text = environment_file.read_text()
 header, dependencies = text.split("\ndependencies:\n")
 channels = re.findall(r"^  - (\S+)$", header, re.MULTILINE)

@@ -8,11 +8,11 @@ snippets/ and .reports/ by default; `docverify` comes from its src/ (pyproject's
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from docverify.contract.snippets import SnippetFile
 from docverify.results import report as snippet_report
 from docverify.run.output_diffs import LineDiff, pinned_torch, render
 
@@ -83,41 +83,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(skip)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_call(item: pytest.Item) -> None:
-    """Record which bytes this run verifies: the report's `sha256` of the snippet file."""
-    callspec = getattr(item, "callspec", None)
-    snippet = callspec.params.get("snippet") if callspec else None
-    if isinstance(snippet, SnippetFile):
-        sha256 = snippet_report.verified_sha256(snippet.path, snippet.source)
-        item.user_properties.append(("sha256", sha256))
-
-
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Remember each snippet's outcome (on the xdist controller too: reports are forwarded)."""
+    """Remember each snippet's record, with the test's outcome and duration (on the xdist
+    controller too: reports are forwarded, with the record as the test serialised it)."""
     props = dict(report.user_properties)
     if report.when == "call" and "output_diffs" in props:
         _output_diffs.extend(
             LineDiff(**{**d, "shown": tuple(d["shown"]), "printed": tuple(d["printed"])})
             for d in props["output_diffs"]
         )
-    if "snippet" not in props or report.when != "call" or report.outcome == "skipped":
+    if "result" not in props or report.when != "call" or report.outcome == "skipped":
         return
-    if Path(props["snippet"]).is_absolute():
+    result = snippet_report.SnippetResult.from_dict(props["result"])
+    if Path(result.snippet).is_absolute():
         return  # outside the repository: a throw-away snippet, e.g. of the harness's own tests
-    _results.append(
-        snippet_report.SnippetResult(
-            snippet=props["snippet"],
-            device=props["device"],
-            outcome=report.outcome,
-            sections=tuple(props["sections"]),
-            duration_s=round(report.duration, 3),
-            sha256=props.get("sha256", ""),
-            page_program_sha256=props.get("page_program_sha256", ""),
-            executed_lines=tuple(props.get("executed_lines", ())),
-            **snippet_report.run_environment(_root),
-        )
-    )
+    _results.append(replace(result, outcome=report.outcome, duration_s=round(report.duration, 3)))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

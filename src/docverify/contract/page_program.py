@@ -296,28 +296,6 @@ def covering_snippet(program: PageProgram) -> tuple[str | None, str]:
     return (None, why) if why else (program.files[0], "")
 
 
-def program_verified_by(snippet_rel: str, root: Path) -> str | None:
-    """The page program that a passing run of `snippets/<section>/<name>.py` verifies.
-
-    That is its own page's program (docs/<section>/<name>.md), when the program
-    is statement for statement the start of the file (covering_snippet); else
-    None. Its hash goes into the verification report, so that a badge stops
-    saying "verified" when the page's program changes (e.g. its blocks reordered).
-    """
-    parts = Path(snippet_rel).parts
-    if len(parts) != 3 or parts[0] != "snippets":
-        return None
-    page = f"docs/{parts[1]}/{Path(parts[2]).stem}.md"
-    if not (root / page).is_file():
-        return None
-    try:
-        program = build(page, root)
-    except (OSError, ValueError, StopIteration):
-        return None  # a broken embed: the docs contract reports it
-    covered, _ = covering_snippet(program)
-    return program.source if covered == snippet_rel else None
-
-
 def _not_one_snippet(program: PageProgram) -> str:
     if not program.parts:
         return "the page shows no Python code"

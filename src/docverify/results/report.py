@@ -7,19 +7,19 @@ device kind: .reports/cpu.json and, from a GPU runner, .reports/cuda.json.
 Results are merged per snippet, so a partial run (`pytest -k tensors`) updates
 only what it ran; entries for snippet files that no longer exist are dropped.
 
-Each result records the sha256 of the snippet file's bytes it verified (and of
-the page program, where a result carries one), so a badge never vouches for
-code edited since: `is_current` compares the recorded hash with the file now.
-`mkdocs serve` with live verification (docverify.site.live) writes results too,
-marked `via="mkdocs serve"`; writers take a lock on the report, so that a
-live result written during a test run is not lost.
+Each result records the sha256 of the snippet file's bytes it verified, so a
+badge never vouches for code edited since: `is_current` compares the recorded
+hash with the file now. Whether a page's program is verified is decided by the
+build from the page and this record (docverify.contract.page_program.covering_snippet):
+the run never reads a page. `mkdocs serve` with live verification
+(docverify.site.live) writes results too, marked `via="mkdocs serve"`, made the
+same way (`record`) and sent as `to_dict`; writers take a lock on the report
+(filelock), so that a live result written during a test run is not lost.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import fcntl
 import functools
 import hashlib
 import json
@@ -34,9 +34,10 @@ from docverify.paths import REPO_ROOT
 
 REPORTS_DIR = REPO_ROOT / ".reports"
 DEVICES = ("cpu", "cuda")
-# 3: content hashes (sha256, page_program_sha256), `via` and the executed lines. A
-# report of another schema is ignored: it cannot say what it verified.
-SCHEMA = 3
+# 4: the content hash of the snippet file (no more of the page program: the build decides
+# that), `via` and the executed lines. A report of another schema is ignored: it
+# cannot say what it verified.
+SCHEMA = 4
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,52 @@ class SnippetResult:
     python: str
     machine: str
     sha256: str = ""  # of the snippet file's bytes that ran; "" = unknown, never current
-    # Of the page program (docverify.contract.page_program) a result also verified; "" = none.
-    page_program_sha256: str = ""
     via: str = "pytest"  # or "mkdocs serve": a live re-run on save (docverify.site.live)
     # Lines of the snippet file the run executed (docverify.contract.line_trace): a proof link
     # to a line not among them points at a check that did not run.
     executed_lines: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The one serialised form: in the report file, between processes, from a live run."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SnippetResult:
+        return cls(
+            **{
+                **data,
+                "sections": tuple(data["sections"]),
+                "executed_lines": tuple(data.get("executed_lines", ())),
+            }
+        )
+
+
+def record(
+    snippet: str,
+    device: str,
+    *,
+    root: Path,
+    sha256: str,
+    sections: tuple[str, ...],
+    outcome: str = "failed",
+    duration_s: float = 0.0,
+    executed_lines: tuple[int, ...] = (),
+    via: str = "pytest",
+    environment: dict[str, str] | None = None,
+) -> SnippetResult:
+    """The result of one run of `snippet`, with when, where and on what it ran (by default
+    this process's `run_environment`). A run that has not ended is recorded as failed."""
+    return SnippetResult(
+        snippet=snippet,
+        device=device,
+        outcome=outcome,
+        sections=tuple(sections),
+        duration_s=round(duration_s, 3),
+        sha256=sha256,
+        via=via,
+        executed_lines=tuple(sorted(executed_lines)),
+        **(environment or run_environment(root)),
+    )
 
 
 def content_sha256(data: bytes) -> str:
@@ -85,19 +126,9 @@ def verified_sha256(path: Path, source: str) -> str:
     return content_sha256(data) if text == source.replace("\r\n", "\n") else ""
 
 
-def is_current(
-    result: SnippetResult, root: Path = REPO_ROOT, page_program: str | None = None
-) -> bool:
-    """Whether `result` still vouches for the snippet file as it is now under `root`.
-
-    Also for the page program, when the result recorded one and `page_program`
-    (the page's program as built now) is given.
-    """
-    if not result.sha256 or file_sha256(root / result.snippet) != result.sha256:
-        return False
-    if result.page_program_sha256 and page_program is not None:
-        return content_sha256(page_program.encode("utf-8")) == result.page_program_sha256
-    return True
+def is_current(result: SnippetResult, root: Path = REPO_ROOT) -> bool:
+    """Whether `result` still vouches for the snippet file as it is now under `root`."""
+    return bool(result.sha256) and file_sha256(root / result.snippet) == result.sha256
 
 
 def current_commit(root: Path = REPO_ROOT) -> str:
@@ -145,13 +176,7 @@ def load_results(
     if data.get("schema") != SCHEMA:
         return {}
     return {
-        item["snippet"]: SnippetResult(
-            **{
-                **item,
-                "sections": tuple(item["sections"]),
-                "executed_lines": tuple(item["executed_lines"]),
-            }
-        )
+        item["snippet"]: SnippetResult.from_dict(item)
         for item in data["results"]
         if (root / item["snippet"]).is_file()
     }
@@ -164,18 +189,6 @@ def load_all(
     return {device: load_results(device, reports_dir, root=root) for device in DEVICES}
 
 
-@contextlib.contextmanager
-def locked(path: Path):
-    """Hold an exclusive lock on `path` (created if missing) while the block runs."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def merge_results(
     results: list[SnippetResult], reports_dir: Path = REPORTS_DIR, *, root: Path = REPO_ROOT
 ) -> None:
@@ -185,15 +198,18 @@ def merge_results(
     `mkdocs serve`) each keep the other's results; the file is replaced
     atomically, so a reader never sees half of it.
     """
+    from filelock import FileLock  # the test stack's: the site build only reads reports
+
     for device in DEVICES:
         new = {r.snippet: r for r in results if r.device == device}
         if not new:
             continue
         path = report_path(device, reports_dir)
-        with locked(path.with_name(f".{path.name}.lock")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(path.with_name(f".{path.name}.lock")):  # the writers' set only
             merged = {**load_results(device, reports_dir, root=root), **new}
             items = sorted(merged.values(), key=lambda r: r.snippet)
-            payload = {"schema": SCHEMA, "device": device, "results": [asdict(r) for r in items]}
+            payload = {"schema": SCHEMA, "device": device, "results": [r.to_dict() for r in items]}
             partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             partial.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
             os.replace(partial, path)

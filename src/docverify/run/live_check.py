@@ -39,12 +39,12 @@ WARM_MODULES = (
 )
 
 
-def check(root: Path, rel: str, device: str) -> dict:
+def check(root: Path, rel: str, device: str, via: str) -> dict:
     """Run one snippet as the suite does.
 
-    The reply's keys: snippet, device, outcome ("passed" or "failed"), sha256 (of
-    the bytes that ran), sections, duration_s, detail (the `#>` diff or the
-    traceback, "" when passed), environment (torch, python, machine).
+    The reply: `result`, the run's record (docverify.results.report.record, as
+    `to_dict`: the form the test run writes too), and `detail` (the `#>` diff or the
+    traceback, "" when passed).
     """
     from docverify.contract.snippets import load
     from docverify.results import report
@@ -53,14 +53,7 @@ def check(root: Path, rel: str, device: str) -> dict:
 
     path = root / rel
     snippet = load(path)
-    environment = report.run_environment(root)
-    reply = {
-        "snippet": rel,
-        "device": device,
-        "sha256": report.verified_sha256(path, snippet.source),
-        "sections": [s.name for s in snippet.sections],
-        "environment": {k: environment[k] for k in ("torch", "python", "machine")},
-    }
+    sha256 = report.verified_sha256(path, snippet.source)
     workdir = Path(tempfile.mkdtemp(prefix="live-verify-"))
     start = time.perf_counter()
     try:
@@ -71,10 +64,17 @@ def check(root: Path, rel: str, device: str) -> dict:
         mismatch = snippet_traceback(exc, path)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    reply["duration_s"] = round(time.perf_counter() - start, 3)
-    reply["outcome"] = "failed" if mismatch else "passed"
-    reply["detail"] = mismatch or ""
-    return reply
+    result = report.record(
+        rel,
+        device,
+        root=root,
+        sha256=sha256,
+        sections=tuple(s.name for s in snippet.sections),
+        outcome="failed" if mismatch else "passed",
+        duration_s=time.perf_counter() - start,
+        via=via,
+    )
+    return {"result": result.to_dict(), "detail": mismatch or ""}
 
 
 def snippet_traceback(exc: BaseException, path: Path) -> str:
@@ -89,14 +89,14 @@ def snippet_traceback(exc: BaseException, path: Path) -> str:
     return "".join(lines).rstrip("\n")
 
 
-def check_and_send(connection, root: str, rel: str, device: str) -> None:
+def check_and_send(connection, root: str, rel: str, device: str, via: str) -> None:
     """The child's body: run `check` and send its reply to the parent."""
     import os
 
     os.environ.setdefault("MPLBACKEND", "Agg")
     try:
-        reply = check(Path(root), rel, device)
+        reply = check(Path(root), rel, device, via)
     except BaseException as exc:  # e.g. the file is gone: the parent shows why
-        reply = {"outcome": "failed", "detail": "".join(traceback.format_exception_only(exc))}
+        reply = {"result": None, "detail": "".join(traceback.format_exception_only(exc))}
     connection.send(reply)
     connection.close()

@@ -54,20 +54,19 @@ def badge(
     reports: Reports,
     *,
     root: Path,
-    page_program: str | None = None,
     lang: str = languages.DEFAULT,
 ) -> Badge:
     """Whether `snippet` passed, on which devices, with which torch.
 
-    Only results whose recorded hash matches the file now (and the page program,
-    where one was recorded) count: after an edit the badge says "changed since
-    last verification" until a test run or live verification checks it again.
+    Only results whose recorded hash matches the file now count: after an edit the
+    badge says "changed since last verification" until a test run or live
+    verification checks it again.
     """
     found = {d: reports.get(d, {}).get(snippet) for d in report.DEVICES}
     recorded = {d: r for d, r in found.items() if r is not None}
     if not recorded:
         return Badge("unverified", text(lang, "badge.none"))
-    runs = {d: r for d, r in recorded.items() if report.is_current(r, root, page_program)}
+    runs = {d: r for d, r in recorded.items() if report.is_current(r, root)}
     if not runs:
         return changed_badge(recorded, lang)
     failed = [_DEVICE_NAMES[d] for d, r in runs.items() if r.outcome != "passed"]
@@ -113,7 +112,6 @@ def block_badge(
     reports: Reports,
     *,
     root: Path,
-    page_program: str | None = None,
     lang: str = languages.DEFAULT,
 ) -> Badge:
     """The badge for one embedded file (under the checkout `root`), by the kind of its embed root."""
@@ -121,7 +119,7 @@ def block_badge(
     if embed_root is None:  # the embed check has already failed the build
         return Badge("failed", text(lang, "badge.undeclared", path=html.escape(path)))
     if embed_root.kind == embed_roots.RUN:
-        return badge(path, reports, root=root, page_program=page_program, lang=lang)
+        return badge(path, reports, root=root, lang=lang)
     reason = _code_html(embed_root.reason_in(lang))
     if embed_root.kind == embed_roots.SHOWN:
         return Badge("shown", text(lang, "badge.shown", reason=reason))
@@ -138,10 +136,9 @@ def add_badges(
 ) -> str:
     """One badge line under every embedded block: each code block, each bare prose embed."""
     lines = markdown.splitlines()
-    program = _page_program(page, markdown, reports, root)
 
     def badge_of(path: str) -> Badge:
-        return block_badge(path, reports, root=root, page_program=program, lang=lang)
+        return block_badge(path, reports, root=root, lang=lang)
 
     inserts: list[tuple[int, str, list[Badge]]] = []  # (0-based index to insert at, indent, badges)
     for fence in find_fences(page, markdown):
@@ -160,18 +157,6 @@ def add_badges(
     for at, indent, badges in sorted(inserts, key=lambda item: item[0], reverse=True):
         lines[at:at] = ["", *(indent + b.html(nested=bool(indent)) for b in badges), ""]
     return "\n".join(lines) + "\n"
-
-
-def _page_program(page: str, markdown: str, reports: Reports, root: Path) -> str | None:
-    """The page program, only when some result recorded its hash (else None: not compared)."""
-    if not any(r.page_program_sha256 for device in reports.values() for r in device.values()):
-        return None
-    from docverify.contract.page_program import page_program
-
-    try:
-        return page_program(page, markdown, root)
-    except (OSError, ValueError):
-        return None  # a broken embed: the embed check reports it
 
 
 # --- how to run it ---------------------------------------------------------------------

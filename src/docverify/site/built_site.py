@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from docverify.paths import REPO_ROOT
-from docverify.results.report import locked
 
 # One page of each type, for the accessibility checks (tests/test_accessibility.py with
 # axe-core, scripts/lighthouse_accessibility.py): (type, path in the English edition).
@@ -62,7 +61,9 @@ def build(
 def build_once(site_dir: Path, lock: Path, root: Path = REPO_ROOT) -> None:
     """Build into site_dir unless a build holding `lock` finished it already (the test
     suite's workers share one build). A failed build leaves no site_dir behind."""
-    with locked(lock):
+    from filelock import FileLock  # the test stack's (measurements run with it too)
+
+    with FileLock(lock):
         if site_dir.is_dir():
             return
         partial = site_dir.with_name(site_dir.name + ".partial")

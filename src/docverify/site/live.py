@@ -48,7 +48,9 @@ log = logging.getLogger("mkdocs.live_verification")
 VIA = "mkdocs serve"
 GRACE_S = 15  # beyond a snippet's own time limit (its SIGALRM), before the child is killed
 
-# What runs one snippet and returns docverify.run.live_check's reply: (root, rel, timeout_s) -> dict.
+# What runs one snippet and returns docverify.run.live_check's reply: (root, rel, timeout_s) ->
+# {"result": the run's record as SnippetResult.to_dict(), or None if it never replied,
+#  "detail": the `#>` diff, the traceback or why it stopped}.
 Runner = Callable[[Path, str, float], dict]
 
 
@@ -56,7 +58,7 @@ def run_in_child(root: Path, rel: str, timeout_s: float) -> dict:
     """`live_check.check` in a fresh child of the warm forkserver; a crash or hang is a reply."""
     context = multiprocessing.get_context("forkserver")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child_entry(), args=(send, str(root), rel, "cpu"))
+    child = context.Process(target=_child_entry(), args=(send, str(root), rel, "cpu", VIA))
     child.start()
     send.close()
     try:
@@ -73,7 +75,7 @@ def run_in_child(root: Path, rel: str, timeout_s: float) -> dict:
 
 
 def _failed(detail: str) -> dict:
-    return {"outcome": "failed", "detail": detail}
+    return {"result": None, "detail": detail}
 
 
 def _ended(child) -> str:
@@ -160,7 +162,7 @@ class LiveSession:
     reports_dir: Path
     run: Runner | None = None  # None: live verification is off
     watched: list[Path] = field(default_factory=list)
-    results: dict[str, dict] = field(default_factory=dict)  # latest live reply per snippet
+    results: dict[str, LiveRun] = field(default_factory=dict)  # latest live run per snippet
     _baseline: dict[str, tuple] | None = None
 
     def before_build(self, site_dir: Path, docs_dir: Path) -> None:
@@ -188,32 +190,31 @@ class LiveSession:
             snippet = load(path)
             if skip_reason(snippet.devices, snippet.launched):
                 continue
-            reply = {"snippet": rel, "device": "cpu", "sha256": report.file_sha256(path) or ""}
-            reply |= self.run(self.root, rel, snippet.timeout_s)
-            self.results[rel] = reply
+            reply = self.run(self.root, rel, snippet.timeout_s)
+            run = LiveRun(self._result(rel, reply.get("result")), reply.get("detail", ""))
+            self.results[rel] = run
             ran.append(rel)
-            self._record(reply)
-            outcome = "passed" if reply["outcome"] == "passed" else "FAILED"
-            log.info("Live verification: %s %s", rel, outcome)
-            if reply["outcome"] != "passed":
-                log.warning("%s", reply.get("detail", ""))
+            report.merge_results([run.result], self.reports_dir, root=self.root)
+            passed = run.result.outcome == "passed"
+            log.info("Live verification: %s %s", rel, "passed" if passed else "FAILED")
+            if not passed:
+                log.warning("%s", run.detail)
         return ran
 
-    def _record(self, reply: dict) -> None:
-        environment = {"torch": "?", "python": "?", "machine": "?", **reply.get("environment", {})}
-        result = report.SnippetResult(
-            snippet=reply["snippet"],
-            device=reply["device"],
-            outcome=reply["outcome"],
-            sections=tuple(reply.get("sections", ())),
-            duration_s=reply.get("duration_s", 0.0),
-            sha256=reply["sha256"],
-            via=VIA,
-            date=dt.datetime.now(dt.timezone.utc).date().isoformat(),
-            commit=report.current_commit(self.root),
-            **{k: environment[k] for k in ("torch", "python", "machine")},
+    def _result(self, rel: str, sent: dict | None) -> report.SnippetResult:
+        """The record the run sent; for a run that never replied (a crash, a hang), a failed
+        one of the file as it is, where the run's torch and machine are unknown."""
+        if sent is not None:
+            return report.SnippetResult.from_dict(sent)
+        unknown = {
+            "date": dt.datetime.now(dt.timezone.utc).date().isoformat(),
+            "commit": report.current_commit(self.root),
+            **dict.fromkeys(("torch", "python", "machine"), "?"),
+        }
+        sha256 = report.file_sha256(self.root / rel) or ""
+        return report.record(
+            rel, "cpu", root=self.root, sha256=sha256, sections=(), via=VIA, environment=unknown
         )
-        report.merge_results([result], self.reports_dir, root=self.root)
 
     # -- on the page
 
@@ -227,9 +228,9 @@ class LiveSession:
     def _block(self, rel: str, lang: str) -> str | None:
         if self.run is None:
             return None
-        reply = self.results.get(rel)
-        if reply and reply["outcome"] != "passed" and self._still_current(reply):
-            return failure_block(rel, reply.get("detail", ""), lang)
+        run = self.results.get(rel)
+        if run and run.result.outcome != "passed" and self._still_current(run.result):
+            return failure_block(rel, run.detail, lang)
         try:
             snippet = load(self.root / rel)
         except (SnippetFormatError, OSError, UnicodeDecodeError):
@@ -240,13 +241,20 @@ class LiveSession:
         words = text(lang, "live.not_run", snippet=html.escape(rel), reason=text(lang, reason))
         return f'<p class="live-note">{words}</p>'
 
-    def _still_current(self, reply: dict) -> bool:
-        """The reply is about the file as it is now, and no later run replaced it in the report."""
-        rel = reply["snippet"]
-        if reply.get("sha256") != report.file_sha256(self.root / rel):
+    def _still_current(self, result: report.SnippetResult) -> bool:
+        """The run is of the file as it is now, and no later run replaced it in the report."""
+        if not report.is_current(result, self.root):
             return False
-        stored = report.load_results("cpu", self.reports_dir, root=self.root).get(rel)
-        return stored is None or (stored.via == VIA and stored.sha256 == reply.get("sha256"))
+        stored = report.load_results("cpu", self.reports_dir, root=self.root).get(result.snippet)
+        return stored is None or (stored.via == VIA and stored.sha256 == result.sha256)
+
+
+@dataclass(frozen=True)
+class LiveRun:
+    """One live run: its record (as the test run's) and what to show when it failed."""
+
+    result: report.SnippetResult
+    detail: str
 
 
 def forget_built_pages(site_dir: Path, docs_dir: Path, snippets: set[str] | None) -> None:
