@@ -288,11 +288,23 @@ def test_a_number_its_printed_check_does_not_show_fails(tmp_path: Path) -> None:
     prose = (
         "Three ones sum to 3. {✓ total}\n\n"  # shown: tensor(3.)
         "Three ones sum to 4. {✓ total}\n\n"  # the wrong printed line: nothing shows 4
-        "In torch 2.4 and 2.15 the sum is 3. {✓ total}\n"  # versions are the matrix's
+        "In torch 2.4 and 2.15 the sum is 3. {✓ total}\n\n"  # versions are the matrix's
+        # Several sentences on one line (a Chinese paragraph is one line): each sentence
+        # is held to its own links, not to the last link of the line.
+        "GPU 上 5 个元素求和也一样。{✓ on-gpu}三个一之和为 3。{✓ total}\n\n"  # 5: no printing link
+        "三个一之和为 4。{✓ total}测试检查了它。"
+        "{✓ tests/test_claims.py::test_a_marker_resolves_to_the_check_line_the_page_shows}\n\n"
+        # A named test the sentence links shows its numbers too, Python's 884_736 included.
+        "Three ones sum to 3, and the report says 884,736. {✓ total tests/test_report.py::test_row}\n"
     )
     root, markdown = _printing_site(tmp_path, prose)
+    (root / "tests").mkdir()
+    (root / "tests/test_report.py").write_text(
+        "def test_row():\n    assert REPORT_MADD == 884_736\n", encoding="utf-8"
+    )
     assert [str(p) for p in number_problems("docs/topic/page.md", markdown, root)] == [
-        "docs/topic/page.md:17: states 4, which none of its checks (total) shows"
+        "docs/topic/page.md:17: states 4, which none of its checks (total) shows",
+        "docs/topic/page.md:23: states 4, which none of its checks (total) shows",
     ]
 
 

@@ -24,6 +24,7 @@ print(len(loader), batch_sizes[-3:], N % BATCH_SIZE)  # ✓ batch-count
 print(next(iter(loader.batch_sampler)))  # a batch of the sampler: indices, no data ✓ sampler-indices
 #> [0, 1, 2, 3]
 assert set(batch_sizes[:-1]) == {BATCH_SIZE}  # every batch but the last is full ✓ full-batches
+assert divmod(N, BATCH_SIZE) == (4782, 2)  # 19130 = 4 x 4782 + 2 ✓ divmod
 
 
 class CountedReads(TensorDataset):
@@ -111,6 +112,7 @@ assert raised == [error_message] * 3  # all three raise it, with the same text �
 two = torch.randn(2, 3, 8, 8, generator=g)  # what the last batch holds
 print(model.pool(model.classifier(model.features(two))).shape, "->", model(two).shape)  # ✓ four-rows
 #> torch.Size([2, 10, 1, 1]) -> torch.Size([4, 5])
+assert model(two).numel() == two.size(0) * NUM_CLASSES == 20  # the same 2 x 10 numbers, as 4 rows of 5 ✓ twenty
 try:
     model(torch.randn(3, 3, 8, 8, generator=g))  # 3 x 10 = 30 numbers: not divisible by 4
 except RuntimeError as err:
@@ -122,6 +124,7 @@ except RuntimeError as err:
 dropped = DataLoader(dataset, batch_size=BATCH_SIZE, drop_last=True)
 print(len(dropped), len(dropped) * BATCH_SIZE, "samples used of", N)  # ✓ samples-used
 #> 4782 19128 samples used of 19130
+assert {len(indices) for indices in dropped.batch_sampler} == {BATCH_SIZE}  # every batch is full ✓ all-full
 tail_dropped = DataLoader(Subset(dataset, range(N - 10, N)), batch_size=BATCH_SIZE, drop_last=True)
 print(train(model, tail_dropped))  # no error, but 2 samples are never seen ✓ no-error
 #> 2

@@ -72,7 +72,8 @@ to_float_v2 = v2.Compose([geometry_v2, v2.ToDtype(torch.float32, scale=True)])
 before = (to_float_v1(img) - to_float_v2(img)).abs().max().item()  # before Normalize
 print(torch.equal(a, b), before, (a - b).abs().max().item())  # float scaling: last-bit differences ✓ float-diff
 #> False 5.960464477539063e-08 7.152557373046875e-07
-assert before <= torch.finfo(torch.float32).eps < (a - b).abs().max() < 1e-6  # Normalize magnifies ✓ magnifies
+ulp_of_one = (torch.nextafter(torch.tensor(1.0), torch.tensor(2.0)) - 1.0).item()  # float32's eps
+assert before <= ulp_of_one == torch.finfo(torch.float32).eps < (a - b).abs().max() < 1e-6  # Normalize magnifies ✓ magnifies
 # --8<-- [end:compare]
 
 # --8<-- [start:tensor-input]
@@ -83,6 +84,7 @@ print(v2.Resize(64).antialias, torch.equal(v2.Resize(64)(tensor_img), from_pil))
 no_aa = v2.Resize(64, antialias=False)(tensor_img)
 print((no_aa.int() - from_pil.int()).abs().max().item())  # without antialiasing: visibly different ✓ no-aa
 #> 49
+assert no_aa.dtype == from_pil.dtype == torch.uint8  # levels of a uint8 pixel ✓ uint8-levels
 # --8<-- [end:tensor-input]
 
 # --8<-- [start:boxes]

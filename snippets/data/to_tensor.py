@@ -114,6 +114,8 @@ round_trip = transforms.ToPILImage()(transforms.ToTensor()(levels))  # through t
 assert np.array_equal(np.asarray(round_trip), np.asarray(levels))  # ✓ lossless-transforms
 print(np.asarray(transforms.ToPILImage()(torch.tensor([[[0.5]], [[0.999]], [[1.0]]]))))  # ✓ truncates
 #> [[[127 254 255]]]
+print(torch.tensor([0.5, 0.999, 1.0]).mul(255).tolist())  # before the cast: the products ✓ times-255
+#> [127.5, 254.74501037597656, 255.0]
 # --8<-- [end:to-pil-steps]
 
 # --8<-- [start:to-pil-source]

@@ -28,6 +28,7 @@ def find_checkout(*starts: Path) -> Path:
 
 
 root = find_checkout(Path(sys.argv[0]).resolve().parent, Path.cwd())  # the script's folder, or here
+assert find_checkout(root / "environment-setup") == root  # from a folder below: the checkout above it ✓ finds-above
 outside = []  # away from a checkout (the filesystem's root) the search stops, saying why
 try:
     find_checkout(Path(root.anchor))

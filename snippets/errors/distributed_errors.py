@@ -96,8 +96,8 @@ except RuntimeError as err:
 
 # --8<-- [start:unused-why]
 names = [name for name, _ in model.named_parameters()]
-print_rank0(names[2:])  # the parameters the message counts: the unused head's ✓ unused-names
-#> ['module.aux_head.weight', 'module.aux_head.bias']
+print_rank0({i: names[i] for i in (2, 3)})  # the parameters the message counts: the unused head's ✓ unused-names
+#> {2: 'module.aux_head.weight', 3: 'module.aux_head.bias'}
 assert model.module.aux_head.weight.grad is None and model.module.body.weight.grad is not None  # ✓ unused-no-grad
 assert "passing the keyword argument `find_unused_parameters=True`" in message  # ✓ unused-hints
 assert "making sure all `forward` function outputs participate in calculating loss" in message

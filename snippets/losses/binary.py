@@ -75,6 +75,7 @@ weights_used = pos_weight * target + (1 - target)  # 1 for every negative
 print(loss, per_element.mean(), per_element.sum() / weights_used.sum())  # ✓ pos-weight-mean
 #> tensor(0.3624) tensor(0.3624) tensor(0.2635)
 assert not torch.allclose(loss, per_element.sum() / weights_used.sum())  # ✓ pos-weight-mean-2
+assert per_element.numel() == 12 and torch.allclose(loss, per_element.sum() / 12)  # all 12 elements ✓ pos-weight-12
 # negatives' losses are untouched
 unweighted = F.binary_cross_entropy_with_logits(logits, target, reduction="none")
 weighted = F.binary_cross_entropy_with_logits(

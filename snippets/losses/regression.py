@@ -24,7 +24,7 @@ mse = nn.MSELoss()(pred, target)
 l1 = nn.L1Loss()(pred, target)
 print(mse, l1)
 #> tensor(2.2604) tensor(1.0417)
-assert torch.allclose(mse, (error**2).sum() / error.numel())  # divided by all 6 elements ✓ mse-formula
+assert error.shape == (2, 3) and torch.allclose(mse, (error**2).sum() / error.numel())  # all 6 elements ✓ mse-formula
 assert torch.allclose(l1, error.abs().sum() / error.numel())  # ✓ l1-formula
 print((error**2).sum() / len(pred))  # what dividing by the batch size (2) would give ✓ by-batch
 #> tensor(6.7812)

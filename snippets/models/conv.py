@@ -89,6 +89,8 @@ for name, kwargs in settings.items():
     assert conv.weight.shape == (16, 8 // conv.groups, *conv.kernel_size)  # ✓ weight-shape
     assert n_params(conv) == conv_param_count(8, 16, conv.kernel_size, conv.groups, conv.bias is not None)  # ✓ param-formula
 
+assert (counts["bias=False"] // 4, counts["groups=4"]) == (288, 288 + 16)  # a quarter of the weights ✓ groups-weights
+
 # stride, padding, dilation: other output sizes, the parameter count of kernel_size=3 ...
 size_only = [name for name in settings if name.startswith(("stride", "padding=", "dilation"))]
 changed = [name for name in size_only if name != "padding='valid'"]  # 'valid' is no padding, the default
@@ -143,6 +145,7 @@ for size, k, s, p, d in itertools.product([6, 11], [1, 2, 3, 5], [1, 2, 3], [0, 
     fits += 1
 print(f"formula == real layer for {fits} settings; the layer raised for {too_small}, all with formula < 1")  # ✓ grid-count
 #> formula == real layer for 138 settings; the layer raised for 6, all with formula < 1
+assert fits + too_small == 2 * 4 * 3 * 3 * 2 == 144  # every setting of the grid ✓ grid-all
 # --8<-- [end:grid]
 
 # --8<-- [start:too-small]
@@ -206,6 +209,7 @@ print(depthwise.weight.shape)  # 8 filters, each seeing 1 channel ✓ depthwise-
 #> torch.Size([8, 1, 3, 3])
 print(n_params(depthwise), n_params(pointwise), n_params(standard))  # ✓ separable-params
 #> 72 128 1152
+assert n_params(depthwise) + n_params(pointwise) == 200  # ✓ separable-total
 print(nn.Sequential(depthwise, pointwise)(x).shape == standard(x).shape)  # ✓ separable-shape
 #> True
 

@@ -25,6 +25,8 @@ assert torch.equal(a.trunc() + a.frac(), a)  # ✓ frac-is-rest
 # --8<-- [start:round]
 print(a.round())  # halves go to the EVEN neighbour, not up ✓ round
 #> tensor([-2., -2., -0.,  0.,  2.,  2.,  2.])
+print(torch.tensor([0.5, 1.5, 2.5, -0.5]).round())  # the exact halves alone ✓ halves
+#> tensor([0., 2., 2., -0.])
 print(torch.tensor([0.125, 0.135]).round(decimals=2))  # decimals=: same rule, binary floats
 #> tensor([0.1200, 0.1400])
 print(a.round().dtype, torch.tensor([2.5]).round().long())  # ✓ round-float

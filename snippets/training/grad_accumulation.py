@@ -39,6 +39,11 @@ def accumulated_gradients(model: nn.Module, sizes: list[int], weights: list[floa
 
 def same(g1: dict, g2: dict) -> bool:
     return all(torch.allclose(g1[name], g2[name], atol=1e-6) for name in g1)
+
+
+with torch.random.fork_rng():  # leaves the global generator as it was
+    first, again = model_with(), model_with(nn.LayerNorm(4))
+assert torch.equal(first[0].weight, again[0].weight) and torch.equal(first[2].weight, again[2].weight)  # ✓ same-start
 # --8<-- [end:setup]
 
 # --8<-- [start:equal]

@@ -99,6 +99,7 @@ print(torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).max, torch.fin
 #> 65504.0 3.3895313892515355e+38 3.4028234663852886e+38
 print(torch.finfo(torch.float16).eps, torch.finfo(torch.bfloat16).eps)  # float16 has the finer steps ✓ eps
 #> 0.0009765625 0.0078125
+assert (torch.finfo(torch.float16).eps, torch.finfo(torch.bfloat16).eps) == (2**-10, 2**-7)  # ✓ eps-powers
 small_and_large = torch.tensor([1e-8, 7e4])  # a tiny gradient, a large activation
 print(small_and_large.half())  # float16: the tiny one underflows to 0, the large one overflows ✓ fp16-range
 #> tensor([0., inf], dtype=torch.float16)

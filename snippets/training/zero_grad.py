@@ -17,6 +17,9 @@ def two_heads() -> nn.ModuleDict:
 
 
 x = torch.tensor([[1.0, -2.0], [0.5, 3.0]])
+with torch.random.fork_rng():  # leaves the global generator as it was
+    first, again = two_heads(), two_heads()
+assert all(torch.equal(p, q) for p, q in zip(first.parameters(), again.parameters(), strict=True))  # ✓ same-heads
 # --8<-- [end:setup]
 
 # --8<-- [start:default]

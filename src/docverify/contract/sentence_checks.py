@@ -3,7 +3,9 @@
 - **Numbers match their proof.** A sentence that links a check which prints (a
   `# ✓ name` on a `print` line, its `#>` lines under it) must not state a number
   that none of its linked checks shows: every number of the sentence occurs in
-  the section of one of them, code or printed lines. Versions (torch 2.6,
+  the section of one of them, code or printed lines, or in the function of a
+  named test it links (`884_736` there is 884,736). Only the sentence's own
+  links count, not others on its line (a Chinese paragraph is one line). Versions (torch 2.6,
   Python 3.13, a range 2.8–2.15) and years are the version matrix's and history's,
   not the check's, and are left out. The failure this catches: a sentence
   pointing at the wrong printed line, or a number the code no longer prints.
@@ -15,6 +17,7 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from dataclasses import dataclass
@@ -101,25 +104,44 @@ def shown(check: proofs.Check, root: Path) -> Shown:
     return Shown("\n".join(lines[first - 1 : last]), "\n".join(printed))
 
 
+def named_test_shown(check: proofs.Check, root: Path) -> Shown:
+    """A linked named test: its function's code (it prints nothing the page shows)."""
+    source = (root / check.file).read_text(encoding="utf-8")
+    return Shown(_functions(source).get(check.line, ""), "")
+
+
+@functools.lru_cache(maxsize=64)  # per test file text: pages link the same tests many times
+def _functions(source: str) -> dict[int, str]:
+    """Each top-level function's source, by the line it starts on."""
+    return {
+        node.lineno: ast.get_source_segment(source, node) or ""
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef)
+    }
+
+
+_DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d)")
+
+
 def number_problems(page: str, markdown: str, root: Path) -> list[Problem]:
     """Sentences linking a printing check that state a number none of their checks shows."""
-    resolved, _ = proofs.resolve(page, markdown, root)
-    targets_at = {m.line: targets for m, targets in resolved.items()}
     problems = []
     for sentence in claims.sentences(page, markdown):
-        markers = proofs.MARKER.findall(sentence.text)
-        if not markers:
+        if not proofs.MARKER.search(sentence.text):
             continue
-        checks = [
-            t.check
-            for line in range(sentence.line, sentence.line + sentence.text.count("\n") + 1)
-            for t in targets_at.get(line, [])
-            if t.page and not t.versions
+        # The sentence's own links: a line may hold several sentences (a Chinese
+        # paragraph is one line), each with its own checks.
+        resolved, _ = proofs.resolve(page, sentence.text, root)
+        targets = [t for ts in resolved.values() for t in ts if not t.versions]
+        checks = [t.check for t in targets]
+        found = [
+            shown(c, root) if t.page else named_test_shown(c, root)
+            for t, c in zip(targets, checks, strict=True)
         ]
-        found = [shown(c, root) for c in checks]
         if not any(s.prints for s in found):
             continue
         text = " ".join(f"{s.code}\n{s.printed}" for s in found).replace(",", "")
+        text = _DIGIT_GROUP.sub("", text)  # 884_736 in Python is 884736
         missing = [n for n in _numbers(sentence.text) if n.lstrip("-") not in text]
         if missing:
             names = ", ".join(c.name for c in checks)
