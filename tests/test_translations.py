@@ -384,11 +384,13 @@ def test_a_stray_space_in_the_text_of_built_html_is_reported_with_file_and_line(
     html = (
         "<html><body>\n<p>原文: 「求和」 是标签。</p>\n<p>徽章：\n<strong>已验证</strong></p>\n"
         "<p>第一句。 <a>✓</a></p>\n<p>标签 <code>x</code> ：多了空格</p>\n"
-        "<pre><code>代码。 不算</code></pre></body></html>"
+        "<pre><code>代码。 不算</code></pre>\n<p>笔记原话「第一句。 第二句」照录。</p>\n"
+        "<title>标题（KL） - 站点</title></body></html>"
     )
     problems = cjk_breaks.html_typography("zh/x/index.html", html)
-    # 原文 and its quotes are written as the English page writes them; a line break is
-    # html_breaks' to report; code blocks are not prose.
+    # 原文 and its quotes are written as the English page writes them, and 「」 quotes as
+    # the notes wrote them; a line break is html_breaks' to report; code blocks and the
+    # browser tab's <title> are not the page's prose.
     assert [p.split(": ")[0] for p in problems] == ["zh/x/index.html:5", "zh/x/index.html:6"]
 
 

@@ -312,14 +312,16 @@ def html_typography(name: str, html: str) -> list[str]:
     parser.feed(html)
     parser.close()
     problems = []
-    for text, offsets, lines in parser.runs:
-        if text.lstrip().startswith("原文:"):
+    for shown, offsets, lines in parser.runs:
+        if shown.lstrip().startswith("原文:"):
             continue  # a box's quotes, spaced as on the English page (the source check reads them)
+        # The notes' own words, quoted in 「」, are as the notes wrote them.
+        text = re.sub(r"「[^」]*」", lambda m: "「" + re.sub(r"\S", "Q", m[0][1:-1]) + "」", shown)
         flat = re.sub(r"\s+", lambda m: " " if "\n" not in m[0] else m[0], text)
         for pattern, what in _STRAY_SPACES:
             for match in pattern.finditer(text):
-                if "\n" in match[1] or text[: match.start(1)].endswith("原文:"):
-                    continue  # a line break (html_breaks reports it); a box's 原文 label
+                if "\n" in match[1]:
+                    continue  # a line break: html_breaks reports it
                 piece = bisect.bisect_right(offsets, match.start(1)) - 1
                 line = lines[piece] + text.count("\n", offsets[piece], match.start(1))
                 context = flat[max(0, match.start() - 20) : match.end() + 20]
@@ -327,8 +329,8 @@ def html_typography(name: str, html: str) -> list[str]:
     return problems
 
 
-# Elements whose text is not prose (kept as written) or is not shown.
-_RAW = {"pre", "script", "style", "textarea", "template", "svg"}
+# Elements whose text is not prose (kept as written) or is not shown (<title>: the tab's).
+_RAW = {"pre", "script", "style", "textarea", "template", "svg", "title"}
 # Elements that end a run of text: a break next to them is not inside a line of text.
 _BLOCKS = {
     "address", "article", "aside", "blockquote", "br", "button", "dd", "details", "dialog",
