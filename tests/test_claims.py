@@ -217,6 +217,37 @@ def test_a_check_only_a_gpu_runs_says_so_with_its_outcome() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "label"),
+    [("en", "checked on GPU only: not run yet"), ("zh", "仅在 GPU 上检查：尚未运行")],
+)
+def test_a_marker_with_several_gpu_checks_shows_their_label_once(lang: str, label: str) -> None:
+    # `{✓ gpu-a gpu-b gpu-c cpu-d}`: a ✓ link per check, the GPU label's words once, after
+    # the last GPU link, then a space, so that the next sentence does not run into them.
+    from docverify.site import proof_links
+    from docverify.site.state import SiteBuild
+
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="tensors/gpu.md"), url="tensors/gpu/")
+    gpu = [
+        proofs.Target(proofs.Check(f"gpu-{n}", "snippets/tensors/gpu.py", 10 + n, True), PAGE_GPU)
+        for n in range(3)
+    ]
+    cpu = proofs.Target(proofs.Check("cpu-d", "snippets/tensors/gpu.py", 20), PAGE_GPU)
+    build = SiteBuild(root=REPO_ROOT, lang=lang)
+    shown = proof_links._links(build, [*gpu, cpu], page, None)
+    assert shown.count(label) == 4  # three link titles, and the words shown once
+    assert shown.count(f">✓ {label}</a> ") == 1
+    assert shown.count('class="proof-link gpu"') == 3 and shown.count(">✓</a>") == 3
+    assert shown.index(f">✓ {label}</a> ") > shown.rindex('href="#proof-gpu-1"')
+    assert shown.index('href="#proof-cpu-d"') > shown.index(f">✓ {label}</a> ")
+    # One GPU check: its label, then the space.
+    single = proof_links._links(build, gpu[:1], page, None)
+    assert single.endswith(f">✓ {label}</a> ") and single.count(label) == 2
+
+
+PAGE_GPU = "docs/tensors/gpu.md"
+
+
 def test_sentences_are_counted_as_linked_boxed_declared_or_unproven() -> None:
     markdown = (
         "# Title\n\n"

@@ -385,12 +385,21 @@ def test_box_form_is_enforced_in_chinese() -> None:
             "",
             '!!! unverified "此处未验证：两块 GPU"',
             "    **原因：** 这里只有 CPU。",
+            "",
+            '!!! unverified "此处未验证：旧的标签"',
+            "    **原因：** 这里只有 CPU。**改为检查：** 上面的输出。",
+            "",
+            '!!! unverified "此处未验证：两个标签"',
+            "    **原因：** 这里只有 CPU。**替代检查：** 上面的输出。",
         ]
     )
     assert boxes.box_problems("docs/p.zh.md", markdown) == [
         'docs/p.zh.md:1: a correction box is titled "更正：<short>"',
         "docs/p.zh.md:7: a 此处未验证 box says `原因：` it cannot be checked here and what "
-        "was `改为检查：`; missing 改为检查：",
+        "was `替代检查：`; missing 替代检查：",
+        # the former label, 改为检查：, is not the label
+        "docs/p.zh.md:10: a 此处未验证 box says `原因：` it cannot be checked here and what "
+        "was `替代检查：`; missing 替代检查：",
     ]
 
 

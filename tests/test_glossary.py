@@ -77,3 +77,23 @@ def test_a_malformed_glossary_entry_is_refused(tmp_path: Path, entry: str, messa
     with pytest.raises(ValueError, match=r"glossary_zh\.yaml entry 1") as raised:
         glossary.load(path)
     assert message in str(raised.value)
+
+
+def test_a_term_a_reader_may_not_know_says_what_it_is_on_its_first_use() -> None:
+    # pickle: its first use in the prose says what it is; a heading, a reader's question,
+    # code and quotes do not count as that first use.
+    page = (
+        "# 报错 Can't pickle local object\n\n"
+        '!!! question "本页解答的问题"\n    - 为什么 pickle 失败？\n    - 二？\n    - 三？\n\n'
+        "`pickle.dumps` 失败了。加载器通过 pickle 把数据集发给 worker。后面再说 pickle。\n"
+    )
+    problems = glossary.unexplained("docs/x.zh.md", page, TERMS)
+    assert [p.split(": ")[0] for p in problems] == ["docs/x.zh.md:8"], problems
+    explained = page.replace("通过 pickle 把", "通过 pickle（Python 的对象序列化）把")
+    assert glossary.unexplained("docs/x.zh.md", explained, TERMS) == []
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_chinese_page_says_what_a_term_is_on_its_first_use(page: str) -> None:
+    problems = glossary.unexplained(page, (REPO_ROOT / page).read_text(encoding="utf-8"), TERMS)
+    assert not problems, "\n".join(problems)

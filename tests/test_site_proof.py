@@ -313,3 +313,19 @@ def test_no_line_break_shows_as_a_stray_space_in_the_chinese_pages(built_site: P
         )
     ]
     assert len(pages) > 50 and not problems, "\n".join(problems)
+
+
+def test_no_space_sits_next_to_full_width_punctuation_in_the_chinese_pages(
+    built_site: Path,
+) -> None:
+    # The text the build writes (badges, run lines, proof labels, generated pages) as well
+    # as the pages' own: no space next to full-width punctuation (cjk_breaks.html_typography).
+    pages = sorted((built_site / "zh").rglob("*.html"))
+    problems = [
+        p
+        for page in pages
+        for p in cjk_breaks.html_typography(
+            page.relative_to(built_site).as_posix(), page.read_text(encoding="utf-8")
+        )
+    ]
+    assert len(pages) > 50 and not problems, "\n".join(problems)

@@ -308,6 +308,92 @@ def test_a_line_break_in_the_text_of_built_html_is_reported_with_file_and_line()
     assert [p.split(": ")[0] for p in problems] == ["zh/x/index.html:2", "zh/x/index.html:11"]
 
 
+# --- no stray space, half-width colon or doubled full stop in Chinese text ----------------------
+
+
+@pytest.mark.parametrize("page", ZH_PAGES)
+def test_no_chinese_page_has_a_stray_space_or_a_doubled_full_stop(page: str) -> None:
+    problems = cjk_breaks.source_typography(page, _read(page))
+    assert not problems, (
+        "\n".join(problems) + "\n(`python -m docverify.i18n.cjk_breaks --fix` removes them)"
+    )
+
+
+MISSET = """---
+title: 标题
+summary: "一句话。 {✓ topic/page:x}"
+---
+
+# 标题
+
+**原因：** 一个空格。{✓ a}**修复：**没有空格。
+
+原因: 半角冒号。报错信息中的 “padded input size” 是输入加填充。
+
+它抛出 `Call .contiguous() before .view().`。结尾是句号。。完成。{✓ b} 「引文。」。
+
+| 列 | 说明 |
+|---|---|
+| `x` | 否（转换会复制） {✓ c} |
+
+!!! correction "更正：标题"
+    原文: 「求和」 / 「求积」原样保留，`a: b` 和 "a : b" 以及 <https://x.org/a:b> 也不算。
+
+!!! caveat "补充说明：标题"
+    原文: 「求和」 这个空格在引文之后。
+
+!!! unverified "此处未验证：标题 ：空格"
+    **原因：**无。**替代检查：**无。
+
+```text
+代码块中的 ： 不算
+```
+"""
+
+
+def test_a_stray_space_or_a_doubled_full_stop_is_reported_with_file_and_line() -> None:
+    problems = cjk_breaks.source_typography("docs/x.zh.md", MISSET)
+    found = [(p.split(": ")[0], p.split(": ", 1)[1].split(" in ")[0]) for p in problems]
+    assert found == [
+        ("docs/x.zh.md:3", "space after full-width punctuation"),  # 。 {✓ in the summary
+        ("docs/x.zh.md:8", "space after full-width punctuation"),  # **原因：** 一个
+        ("docs/x.zh.md:10", "space after full-width punctuation"),  # ” 是
+        ("docs/x.zh.md:10", "space before full-width punctuation"),  # 的 “
+        ("docs/x.zh.md:10", "half-width colon after Chinese text: write `：`"),
+        ("docs/x.zh.md:12", "space before full-width punctuation"),  # {✓ b} 「
+        ("docs/x.zh.md:12", "doubled sentence-final punctuation"),  # `....`。
+        ("docs/x.zh.md:12", "doubled sentence-final punctuation"),  # 。。
+        ("docs/x.zh.md:12", "doubled sentence-final punctuation"),  # 。」。
+        ("docs/x.zh.md:16", "space after full-width punctuation"),  # ） {✓ c} in a cell
+        ("docs/x.zh.md:22", "space after full-width punctuation"),  # 「求和」 这个
+        ("docs/x.zh.md:24", "space before full-width punctuation"),  # a box's title
+    ], problems
+    # Code, the 原文 quotes, "…" quotes, URLs, code blocks and table pipes are not prose;
+    # --fix removes each stray space and doubled mark and writes the colon full-width.
+    fixed = cjk_breaks.fix_typography(MISSET)
+    assert cjk_breaks.source_typography("docs/x.zh.md", fixed) == []
+    assert 'summary: "一句话。{✓ topic/page:x}"' in fixed
+    assert "**原因：**一个空格。{✓ a}**修复：**没有空格。" in fixed
+    assert "原因：半角冒号。报错信息中的“padded input size”是输入加填充。" in fixed
+    assert "它抛出 `Call .contiguous() before .view().`结尾是句号。完成。{✓ b}「引文。」" in fixed
+    assert "| `x` | 否（转换会复制）{✓ c} |" in fixed
+    assert "原文: 「求和」这个空格在引文之后。" in fixed
+
+
+def test_a_stray_space_in_the_text_of_built_html_is_reported_with_file_and_line() -> None:
+    html = (
+        "<html><body>\n<p>原文: 「求和」 是标签。</p>\n<p>徽章：\n<strong>已验证</strong></p>\n"
+        "<p>第一句。 <a>✓</a></p>\n<p>标签 <code>x</code> ：多了空格</p>\n"
+        "<pre><code>代码。 不算</code></pre>\n<p>笔记原话「第一句。 第二句」照录。</p>\n"
+        "<title>标题（KL） - 站点</title></body></html>"
+    )
+    problems = cjk_breaks.html_typography("zh/x/index.html", html)
+    # 原文 and its quotes are written as the English page writes them, and 「」 quotes as
+    # the notes wrote them; a line break is html_breaks' to report; code blocks and the
+    # browser tab's <title> are not the page's prose.
+    assert [p.split(": ")[0] for p in problems] == ["zh/x/index.html:5", "zh/x/index.html:6"]
+
+
 def _nav_pages(nav) -> list[tuple[str, str]]:
     """(nav title, page) for every page in the nav, in order."""
     found = []

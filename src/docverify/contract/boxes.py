@@ -16,7 +16,7 @@ tests/test_docs_contract.py and counted on the Errata and Verification pages:
 - A "Not verified here" body says why and what was checked instead, with the
   labels `Why:` and `Checked instead:` (bold or not), each followed by text.
 - On a 简体中文 page (`x.zh.md`) the titles start with 更正： / 补充说明： /
-  此处未验证：, the labels are 原因： and 改为检查：, and the quotes are the same.
+  此处未验证：, the labels are 原因： and 替代检查：, and the quotes are the same.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ TITLE_PREFIXES = {
     "zh": {CORRECTION: "更正：", CAVEAT: "补充说明：", UNVERIFIED: "此处未验证："},
 }
 # A "Not verified here" box's two labels: why, and what was checked instead.
-UNVERIFIED_LABELS = {"en": ("Why:", "Checked instead:"), "zh": ("原因：", "改为检查：")}
+UNVERIFIED_LABELS = {"en": ("Why:", "Checked instead:"), "zh": ("原因：", "替代检查：")}
 # Material's own admonition types (and aliases): allowed, but not counted.
 MATERIAL_TYPES = frozenset(
     [

@@ -5,6 +5,9 @@ pages use (`use`), the variants they must not use (`avoid`, regular
 expressions), the phrases in which a variant is right after all (`allow`, each
 with its reason), and the variants a reader types that may stay in the
 "本页解答的问题" block, which is written in readers' own words (`readers`).
+A term a reader may not know says what it is on its first use on each page
+(`explain`: a regular expression that the page's first use of `use` must
+match, outside headings and the questions block).
 
 Only prose is checked: front matter, code blocks, embeds, inline code, quotes
 of the notes (「…」), text quoted from English sources ("…"), link targets and
@@ -52,6 +55,7 @@ class Term:
     avoid: tuple[re.Pattern, ...]
     allow: tuple[str, ...]  # phrases in which a variant is right
     readers: tuple[re.Pattern, ...]  # variants allowed in the questions block
+    explain: re.Pattern | None = None  # what the first use on a page must read
 
 
 def load(path: Path = GLOSSARY) -> list[Term]:
@@ -63,12 +67,13 @@ def load(path: Path = GLOSSARY) -> list[Term]:
         where = f"{path.name} entry {n} ({name})"
         if not isinstance(entry, dict) or not {"en", "use", "avoid"} <= entry.keys():
             raise ValueError(f"{where}: needs `en`, `use` and `avoid`")
-        unknown = entry.keys() - {"en", "use", "avoid", "allow", "readers"}
+        unknown = entry.keys() - {"en", "use", "avoid", "allow", "readers", "explain"}
         if unknown:
             raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
         try:
             avoid = tuple(re.compile(p) for p in entry["avoid"])
             readers = tuple(re.compile(p) for p in entry.get("readers", []))
+            explain = re.compile(entry["explain"]) if "explain" in entry else None
         except re.error as error:
             raise ValueError(f"{where}: {error}") from error
         allow = tuple(a["phrase"] for a in entry.get("allow", []))
@@ -77,7 +82,7 @@ def load(path: Path = GLOSSARY) -> list[Term]:
             raise ValueError(f"{where}: every `allow` phrase says `why`: {missing_reason}")
         if any(p.search(entry["use"]) for p in avoid):
             raise ValueError(f"{where}: `use` {entry['use']!r} matches its own `avoid`")
-        terms.append(Term(entry["en"], entry["use"], avoid, allow, readers))
+        terms.append(Term(entry["en"], entry["use"], avoid, allow, readers, explain))
     return terms
 
 
@@ -124,19 +129,38 @@ def violations(page: str, markdown: str, terms: list[Term]) -> list[str]:
     return found
 
 
+def unexplained(page: str, markdown: str, terms: list[Term]) -> list[str]:
+    """Each term with `explain` whose first use on `page` does not say what it is, as page:line.
+
+    The first use in the page's prose, its headings and its questions block left out (a
+    reader's question or an error message in a title does not explain a word)."""
+    found = []
+    for term in (t for t in terms if t.explain):
+        for n, text, in_questions in prose_lines(page, markdown):
+            if in_questions or text.lstrip().startswith("#"):
+                continue
+            at = text.find(term.use)
+            if at < 0:
+                continue
+            if not term.explain.match(text, at):
+                found.append(
+                    f"{page}:{n}: the first {term.use!r} of the page says what it is: "
+                    f"{term.explain.pattern!r} ({GLOSSARY.relative_to(REPO_ROOT).as_posix()})"
+                )
+            break
+    return found
+
+
 def chinese_pages(docs_dir: Path = DOCS_DIR) -> list[Path]:
     return sorted(docs_dir.rglob("*.zh.md"))
 
 
 def main() -> int:
     terms = load()
-    problems = [
-        v
-        for path in chinese_pages()
-        for v in violations(
-            path.relative_to(REPO_ROOT).as_posix(), path.read_text(encoding="utf-8"), terms
-        )
-    ]
+    problems = []
+    for path in chinese_pages():
+        page, markdown = path.relative_to(REPO_ROOT).as_posix(), path.read_text(encoding="utf-8")
+        problems += violations(page, markdown, terms) + unexplained(page, markdown, terms)
     print("\n".join(problems) or "every Chinese page follows the glossary")
     return 1 if problems else 0
 

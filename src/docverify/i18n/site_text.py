@@ -85,6 +85,8 @@ TEXT: dict[str, dict[str, str]] = {
         "proof.gpu_not_run": "not run yet",
         "proof.gpu_passed": "passed on {date}",
         "proof.gpu_failed": "FAILED on {date}",
+        # the title of a heading's ¶ link (the toc extension's permalink_title, docverify.site.plugin)
+        "theme.permalink": "Permanent link",
         # live verification under `make serve`
         "live.failed": "Live verification FAILED: {snippet}",
         "live.advice": "Fix the snippet, or if the new output is right, record it with "
@@ -243,6 +245,7 @@ TEXT: dict[str, dict[str, str]] = {
         "proof.gpu_not_run": "尚未运行",
         "proof.gpu_passed": "{date} 通过",
         "proof.gpu_failed": "{date} 失败",
+        "theme.permalink": "永久链接",
         "live.failed": "实时验证失败：{snippet}",
         "live.advice": "请修正该代码片段；如果新的输出是正确的，用 "
         "<code>make update-examples K={stem}</code> 记录它。",

@@ -43,6 +43,7 @@ from docverify.site import (
     site_search,
     sitemap_files,
 )
+from docverify.i18n import site_text
 from docverify.problems import listed
 from docverify.site.state import SiteBuild
 
@@ -83,6 +84,10 @@ class NotesPlugin(BasePlugin):
         live_phase.before_build(config)
         self.build.start(config)
         sitemap_files.start(self.build)
+        # The title of each heading's ¶ link, in this edition's language: the toc extension
+        # takes one for the whole site, and mkdocs-static-i18n cannot override it per language.
+        toc = config.mdx_configs.setdefault("toc", {})
+        toc["permalink_title"] = site_text.text(self.build.lang, "theme.permalink")
 
     # After mkdocs-static-i18n (-100) has chosen this language's pages, so that each
     # language's pages get their own downloads.

@@ -2,7 +2,8 @@
 
 - `{✓ name}` in a page's prose becomes a ✓ link to the check line `# ✓ name` in
   the code the page shows; `{-}` (not a claim) disappears. A link to a check
-  only a GPU run reaches says so, with the GPU report's outcome or "not run yet".
+  only a GPU run reaches says so, with the GPU report's outcome or "not run yet" (once
+  for a marker's checks of the same outcome, then a space).
 - Each check line in the built page gets the anchor the links point at
   (`#proof-name`); the stylesheet highlights the line the reader lands on.
 - The build fails, naming page:line, on a marker that resolves to nothing, to a
@@ -38,7 +39,9 @@ def _executed(build: SiteBuild) -> dict[str, set[int] | None]:
     """
     return {
         rel: set(result.executed_lines)
-        if result.outcome == "passed" and result.executed_lines and report.is_current(result, build.root)
+        if result.outcome == "passed"
+        and result.executed_lines
+        and report.is_current(result, build.root)
         else None
         for rel, result in build.reports.get("cpu", {}).items()
     }
@@ -87,10 +90,33 @@ def links_in(build: SiteBuild, text: str, page, files, *, written_in: str) -> st
 
 
 def _links(build: SiteBuild, targets: list[proofs.Target], page, files) -> str:
-    return "".join(_link(build, t, page, files) for t in targets)
+    """The ✓ links of one marker. Checks that only a GPU run reaches, with the same outcome,
+    share their label: a ✓ link each, the words once after the last of them, and a space
+    before the sentence that follows (a Chinese sentence follows its marker directly)."""
+    labels = [_gpu_label(build, t) for t in targets]
+    shown = []
+    for k, (target, label) in enumerate(zip(targets, labels, strict=True)):
+        last = label is not None and labels[k + 1 : k + 2] != [label]
+        shown.append(_link(build, target, page, files, labelled=label is None or last))
+        shown += [" "] if last else []
+    return "".join(shown)
 
 
-def _link(build: SiteBuild, target: proofs.Target, page, files) -> str:
+def _gpu_label(build: SiteBuild, target: proofs.Target) -> str | None:
+    """The label of a check only a GPU run reaches ("checked on GPU only: not run yet"),
+    or None for any other check."""
+    if not target.page or target.versions or not target.check.cuda_only:
+        return None
+    lang = build.lang
+    gpu = build.reports.get("cuda", {}).get(target.check.file)
+    if gpu is None or not report.is_current(gpu, build.root):
+        outcome = text(lang, "proof.gpu_not_run")
+    else:
+        outcome = text(lang, f"proof.gpu_{gpu.outcome}", date=gpu.date)
+    return text(lang, "proof.gpu", outcome=outcome)
+
+
+def _link(build: SiteBuild, target: proofs.Target, page, files, *, labelled: bool = True) -> str:
     lang = build.lang
     check = target.check
     where = f"{check.file}:{check.line}"
@@ -106,15 +132,11 @@ def _link(build: SiteBuild, target: proofs.Target, page, files) -> str:
         twin = languages.twin(target.page.removeprefix("docs/"), lang)
         other = files.get_file_from_path(twin) or files.get_file_from_path(target.page[5:])
         href = get_relative_url(other.url, page.url) + href
-    if not check.cuda_only:
+    label = _gpu_label(build, target)
+    if label is None:
         return _anchor(href, text(lang, "proof.title", where=where), "✓")
-    gpu = build.reports.get("cuda", {}).get(check.file)
-    if gpu is None or not report.is_current(gpu, build.root):
-        outcome = text(lang, "proof.gpu_not_run")
-    else:
-        outcome = text(lang, f"proof.gpu_{gpu.outcome}", date=gpu.date)
-    label = text(lang, "proof.gpu", outcome=outcome)
-    return _anchor(href, f"{label} ({where})", f"✓ {label}", css="proof-link gpu")
+    shown = f"✓ {label}" if labelled else "✓"
+    return _anchor(href, f"{label} ({where})", shown, css="proof-link gpu")
 
 
 def _id(name: str) -> str:
