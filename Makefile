@@ -168,3 +168,16 @@ GPU_PYTHON ?= python3
 .PHONY: verify-gpu
 verify-gpu:
 	$(GPU_PYTHON) scripts/verify_gpu.py
+
+# Search: the site's search's results for a query, with their scores and the heading
+# each links to (scripts/search.py: builds the site, about half a minute, and asks it in
+# Debian's chromium, as the browser tests do).
+#   make search Q="Timed out waiting 1800000ms for recv operation" [LANG=zh]
+# The query reaches the script through the environment, quotes and all; LANG counts only
+# on the command line (the environment's LANG is the locale).
+export Q
+SEARCH_LANG := $(if $(filter command line,$(origin LANG)),$(LANG),en)
+.PHONY: search
+search: $(STAMP)
+	@test -n "$$Q" || { echo 'make search: say the query: make search Q="..." [LANG=zh]' >&2; exit 1; }
+	LANG=C.UTF-8 $(BIN)/python scripts/search.py --lang $(SEARCH_LANG) "$$Q"

@@ -8,13 +8,19 @@ had it before (its separator; jieba segments the Chinese pages), and once more
 indexed with Pagefind (its CLI; it segments Chinese at indexing). Serves each
 on 127.0.0.1 (built for that address), runs every case through each engine
 in chromium (tests/search_driver.py: the code the browser test uses), and
-writes each case's rank per engine. The Verification page shows the summary,
-rendered from that file (`render_summary`); tests/test_measured_summaries.py
+writes each case's rank per engine, with the cases it asked and the day it ran.
+The Verification page shows the summary, rendered from that file
+(`render_summary`: how many cases, and when); tests/test_measured_summaries.py
 re-renders it and checks it against the data.
+
+The comparison is a measurement of the cases it ran, not of today's: a new case
+in tests/search_cases.yaml needs no new run (the browser test holds the site's
+search to its targets on today's cases). Run it again when the engine changes.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 import shutil
 import subprocess
@@ -65,7 +71,13 @@ def measure() -> dict:
     from playwright.sync_api import sync_playwright
 
     cases = {kind: search_driver.load_cases(kind) for kind in KINDS}
-    results: dict = {"cases": {k: [vars(c) for c in cases[k]] for k in KINDS}, "ranks": {}}
+    results: dict = {
+        "measured": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+        "cases": {
+            k: [{"query": c.query, "page": c.page, "lang": c.lang} for c in cases[k]] for k in KINDS
+        },
+        "ranks": {},
+    }
     engines = {
         "site": search_driver.SiteSearch(),
         "pagefind": search_driver.Pagefind(),
@@ -120,6 +132,8 @@ WORDS = {
         "verdict": "On the held-out questions, both editions together, {best} ranks best: "
         "{rank1} at rank 1 and {top3} in the top 3 ({others}). The site uses {best}.",
         "join": "; ",
+        "when": "Measured on {date} with the {cases} cases tests/search_cases.yaml held then "
+        "({counts}); the browser test holds the site's search to its targets on today's cases.",
     },
     "zh": {
         "engines": ENGINE_NAMES_ZH,
@@ -135,6 +149,8 @@ WORDS = {
         "verdict": "在盲测问题上（两个版本合计），{best} 排得最好：排第 1 的 {rank1}，"
         "前 3 的 {top3}（{others}）。本站的搜索框用的就是 {engine}。",
         "join": "；",
+        "when": "测量于 {date}，用的是当时 tests/search_cases.yaml 中的 {cases} 个用例"
+        "（{counts}）；浏览器测试按今天的用例检查本站搜索是否达到目标。",
     },
 }
 
@@ -187,7 +203,12 @@ def render_summary(data: dict, lang: str = "en") -> str:
     )
     if lang == "zh":  # full-width brackets carry their own space: "（MiniSearch）排得最好"
         verdict = re.sub(r"(?<=[）」])[ ]", "", verdict)
-    return "\n".join([*rows, "", verdict, ""])
+    counts = words["join"].join(
+        f"{words['kind'][kind]} {len(data['cases'][kind])}" for kind in KINDS
+    )
+    cases = sum(len(data["cases"][kind]) for kind in KINDS)
+    when = words["when"].format(date=data["measured"], cases=cases, counts=counts)
+    return "\n".join([*rows, "", verdict, "", when, ""])
 
 
 if __name__ == "__main__":

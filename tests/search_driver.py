@@ -5,12 +5,18 @@ Each takes a Playwright page already open on the edition to search (English at
 site-relative paths (`zh/losses/binary/`). tests/test_search_browser.py holds
 the site's search to its targets; scripts/compare_search.py runs the same
 cases through all three to compare them.
+
+The site's search also gives each result's score and the heading its link
+leads to (`site_results`); `explain` says, for a case that missed, which pages
+outranked its page and by how much (the tests' failure messages, and
+scripts/search.py: `make search Q=...`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import yaml
 
@@ -25,6 +31,7 @@ class Case:
     query: str
     page: str  # the English page's site path, e.g. losses/binary/
     lang: str  # the edition it is searched in
+    entry: str | None = None  # the id of the heading its first result must link to
 
     @property
     def expected(self) -> str:
@@ -34,16 +41,16 @@ class Case:
 
 
 def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
-    """The cases of one kind (`lookups` or `questions`), each in the edition its `lang`
-    names (English if none)."""
+    """The cases of one kind (`lookups`, `questions`, ...), each in the edition its `lang`
+    names (English if none), with its `entry` if it names one."""
     cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind] or []
-    return [Case(c["query"], c["page"], c.get("lang", "en")) for c in cases]
+    return [Case(c["query"], c["page"], c.get("lang", "en"), c.get("entry")) for c in cases]
 
 
 def in_both_editions(cases: list[Case]) -> list[Case]:
     """Each case searched in the English and the Chinese edition: readers paste English
     error messages into both."""
-    return [Case(c.query, c.page, lang) for c in cases for lang in ("en", "zh")]
+    return [Case(c.query, c.page, lang, c.entry) for c in cases for lang in ("en", "zh")]
 
 
 def edition_url(site_url: str, lang: str) -> str:
@@ -53,6 +60,45 @@ def edition_url(site_url: str, lang: str) -> str:
 def site_path(href: str, site_url: str) -> str:
     """`http://127.0.0.1:8000/zh/losses/binary/#x` or `/zh/losses/binary/` -> `zh/losses/binary`."""
     return href.removeprefix(site_url).split("#")[0].split("?")[0].strip("/")
+
+
+def anchor(href: str) -> str:
+    """`.../errors/shape_errors/#expected-hidden0-size` -> `expected-hidden0-size` ("" if none)."""
+    return unquote(href.partition("#")[2])
+
+
+@dataclass(frozen=True)
+class Result:
+    """One result of the site's search: where its link leads, and the score it ranked by."""
+
+    path: str  # the page's site path, `zh/errors/saving_errors`
+    anchor: str  # the heading's id the link carries ("" for the top of the page)
+    score: float
+    heading: str | None  # that heading's text
+
+    def __str__(self) -> str:
+        return f"{self.path}{'#' + self.anchor if self.anchor else ''} ({self.score:.2f})"
+
+
+def rank_of(case: Case, results: list[Result]) -> int | None:
+    """The rank of the case's page among the results (1 = first), None if absent."""
+    paths = [r.path for r in results]
+    return paths.index(case.expected) + 1 if case.expected in paths else None
+
+
+def explain(case: Case, results: list[Result]) -> str:
+    """What a case found: its page's rank and score, and the pages ranked above it with
+    theirs (the first three if its page is not among the results)."""
+    rank = rank_of(case, results)
+    said = f"[{case.lang}] {case.query!r}: expected {case.expected}"
+    if rank is None:
+        top = "; ".join(str(r) for r in results[:3]) or "nothing"
+        return f"{said}, not in the {len(results)} results; ranked first: {top}"
+    found = results[rank - 1]
+    said += f" at rank {rank} (score {found.score:.2f})"
+    if rank == 1:
+        return said
+    return f"{said}; ranked above it: " + "; ".join(str(r) for r in results[: rank - 1])
 
 
 # --- the site's search (overrides/assets/javascripts/site-search.js) -----------------------------
@@ -69,10 +115,22 @@ class SiteSearch:
 
     def search_all(self, page, site_url: str, queries: list[str]) -> list[list[str]]:
         """Many queries in one call into the page (one round trip instead of one each)."""
+        return [[r.path for r in found] for found in self.results_all(page, site_url, queries)]
+
+    def results_all(self, page, site_url: str, queries: list[str]) -> list[list[Result]]:
+        """Each query's results with their scores and the headings their links lead to."""
         found = page.evaluate(
-            "(queries) => Promise.all(queries.map((q) => window.siteSearch.search(q)))", queries
+            "(queries) => Promise.all(queries.map((q) => window.siteSearch.search(q, "
+            "{scores: true})))",
+            queries,
         )
-        return [[site_path(u, site_url) for u in urls] for urls in found]
+        return [
+            [
+                Result(site_path(r["url"], site_url), anchor(r["url"]), r["score"], r["heading"])
+                for r in results
+            ]
+            for results in found
+        ]
 
 
 # --- Pagefind -------------------------------------------------------------------------------
@@ -157,22 +215,40 @@ class MaterialSearch:
         return [site_path(h, site_url) for h in hrefs]
 
 
-def ranks(engine, browser, site_url: str, cases: list[Case]) -> list[int | None]:
-    """Each case's rank of its expected page (1 = first), or None where it is not in the list."""
-    found: dict[int, int | None] = {}
+def _per_edition(engine, browser, site_url: str, cases: list[Case], search_all) -> list:
+    """search_all(page, queries) of the cases of each edition, on a page open on it; the
+    results in the order of the cases."""
+    found: dict[int, object] = {}
     for lang in sorted({c.lang for c in cases}):
         page = browser.new_page()
         try:
             engine.open(page, site_url, lang)
             mine = [i for i, case in enumerate(cases) if case.lang == lang]
-            queries = [cases[i].query for i in mine]
-            if hasattr(engine, "search_all"):
-                results = engine.search_all(page, site_url, queries)
-            else:
-                results = [engine.search(page, site_url, q) for q in queries]
-            for i, paths in zip(mine, results, strict=True):
-                expected = cases[i].expected
-                found[i] = paths.index(expected) + 1 if expected in paths else None
+            results = search_all(page, [cases[i].query for i in mine])
+            found.update(zip(mine, results, strict=True))
         finally:
             page.close()
     return [found[i] for i in range(len(cases))]
+
+
+def ranks(engine, browser, site_url: str, cases: list[Case]) -> list[int | None]:
+    """Each case's rank of its expected page (1 = first), or None where it is not in the list."""
+
+    def search_all(page, queries: list[str]) -> list[list[str]]:
+        if hasattr(engine, "search_all"):
+            return engine.search_all(page, site_url, queries)
+        return [engine.search(page, site_url, q) for q in queries]
+
+    found = _per_edition(engine, browser, site_url, cases, search_all)
+    return [
+        paths.index(c.expected) + 1 if c.expected in paths else None
+        for c, paths in zip(cases, found, strict=True)
+    ]
+
+
+def site_results(browser, site_url: str, cases: list[Case]) -> list[list[Result]]:
+    """Each case's results from the site's search, with their scores, in its edition."""
+    engine = SiteSearch()
+    return _per_edition(
+        engine, browser, site_url, cases, lambda page, q: engine.results_all(page, site_url, q)
+    )

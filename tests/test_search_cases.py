@@ -1,4 +1,5 @@
-"""tests/search_cases.yaml is a fair test: real pages, both languages, questions not copied.
+"""tests/search_cases.yaml is a fair test: real pages, both languages, questions not copied,
+each pasted error's `entry` a heading of its page.
 
 The browser test (tests/test_search_browser.py) measures the search against
 these cases; this checks the cases themselves, without a browser.
@@ -11,7 +12,7 @@ import re
 import pytest
 from search_driver import Case, load_cases
 
-from docverify.i18n import languages
+from docverify.i18n import languages, translations
 from docverify.paths import DOCS_DIR
 
 LOOKUPS = load_cases("lookups")
@@ -74,6 +75,15 @@ def copied(case: Case, texts: list[str]) -> bool:
 )
 def test_a_question_is_not_copied_from_its_page(case: Case) -> None:
     assert not copied(case, _page_texts(case)), f"{case.query!r} occurs in {case.page}"
+
+
+# The browser test checks that the first result's link opens this heading, in both editions.
+@pytest.mark.parametrize("case", PASTED_ERRORS, ids=lambda c: c.query)
+def test_a_pasted_error_names_an_entry_of_its_page(case: Case) -> None:
+    for lang in languages.LANGUAGES:
+        path = DOCS_DIR / languages.twin(_source(case), lang)
+        ids = translations.anchors(path.read_text(encoding="utf-8"))
+        assert case.entry in ids, f"{case.query!r}: #{case.entry} is no heading of {path.name}"
 
 
 def test_a_copied_question_is_caught() -> None:

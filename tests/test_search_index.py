@@ -1,7 +1,7 @@
 """What a page's search document holds (docverify.site.search_index), field by field.
 
 The browser test (tests/test_search_browser.py) measures the ranking end to end;
-this pins the two rules it depends on that a built page rarely shows in isolation.
+this pins the rules it depends on that a built page rarely shows in isolation.
 """
 
 from __future__ import annotations
@@ -31,3 +31,28 @@ def test_another_versions_output_is_searchable_as_code_not_as_prose() -> None:
 def test_a_links_words_are_left_to_the_page_it_leads_to() -> None:
     doc = page_document("errors/distributed_errors/", PAGE)
     assert "timeouts in training" not in " ".join(str(v) for v in doc.values())
+
+
+ATLAS = """<article class="md-content__inner md-typeset">
+<h1 id="shape-errors">Shape errors</h1>
+<p>Each entry below.</p>
+<h2 id="mat1-and-mat2">mat1 and mat2 shapes cannot be multiplied<a class="headerlink" href="#mat1-and-mat2">¶</a></h2>
+<p>Older torch says <code>size mismatch, m1: [8 x 2352]</code>.</p>
+<details class="version-differs"><summary>torch 2.4:</summary><p><code>mat1 dim 1 must match mat2 dim 0</code></p></details>
+<h3 id="the-fix">The fix</h3>
+<p>Flatten first.</p>
+</article>"""
+
+
+def test_each_heading_is_a_section_with_its_id_and_the_code_it_quotes() -> None:
+    # The search links a result to the section a query matches best (site-search.js).
+    doc = page_document("errors/shape_errors/", ATLAS)
+    assert doc["sections"] == [
+        [
+            "mat1-and-mat2",
+            "mat1 and mat2 shapes cannot be multiplied",
+            "size mismatch, m1: [8 x 2352] mat1 dim 1 must match mat2 dim 0",
+        ],
+        ["the-fix", "The fix", ""],
+    ]
+    assert doc["headings"] == "mat1 and mat2 shapes cannot be multiplied The fix"

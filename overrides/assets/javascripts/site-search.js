@@ -35,12 +35,40 @@
  * a long pasted error message shares its words with many pages but its phrases
  * with the page that reproduces it. With it, held-out questions at rank 1 went
  * from 88.0% to 90.7% (English) and stayed at 92.2% (Chinese), lookups all in
- * the top 3; larger bonuses (0.5, 1.0) traded Chinese for English.
+ * the top 3; larger bonuses (0.5, 1.0) traded Chinese for English. A pair
+ * that only the page's code has (the output lines that reproduce a message)
+ * raises it by CODE_PHRASE_BONUS, a tenth as much: the atlas entry that prints
+ * a pasted `WeightsUnpickler error: ... add_safe_globals([Net])` then outranks a
+ * page whose question quotes the message's first half (pasted errors at rank 1:
+ * 53 to 54 of 54 in each edition, nothing else moved; 0.05 and 0.1 cost one
+ * and two lookups or questions).
+ *
+ * An absolute file path in the query (`File "/home/…/train.py"`, gloo's
+ * `[/opt/conda/…/unbound_buffer.cc:84]`) is left out: its words name the
+ * reader's machine, and matched pages by chance (UnboundLocalError, "third
+ * tensor"). Pasted errors with a path at rank 1: English 3 of 4 before, 4
+ * after (Chinese 4 of 4 both); nothing else moved.
  *
  * Each of these choices, and each weight, was kept because it measured better
- * on tests/search_cases.yaml in both editions (lookups and held-out questions
- * together, scripts/compare_search.py); none was fitted to a single case.
- * `window.siteSearch.search(query)` is what the dialog shows, for the tests.
+ * on tests/search_cases.yaml in both editions (lookups, held-out questions and
+ * pasted errors together; `make search` and the browser test's messages show
+ * the scores); none was fitted to a single case. (The last two were found
+ * through one failing case each, and kept because they fix it and move no
+ * other case.)
+ *
+ * A result links to the section of its page (an h2 or h3) that the query
+ * matches best, not only to its top: an error pasted into the box opens its
+ * atlas entry. A section's words are its heading's and, at QUOTED_WEIGHT, the
+ * inline code under it (other versions' wording of the message); each counts
+ * its rarity among the pages the query found, over the square root of the
+ * heading's length; numbers count for nothing (`section`). The section plays no
+ * part in the ranking. Every pasted error's first result opens its entry
+ * (`entry:` in tests/search_cases.yaml, both editions).
+ *
+ * `window.siteSearch.search(query)` is what the dialog shows (the links, in
+ * order), for the tests; `search(query, {scores: true})` gives each as
+ * {url, score, heading}: the score it ranked by, the heading its link opens
+ * (null for the top of the page), for the tests' diagnostics and `make search`.
  */
 (() => {
   "use strict";
@@ -60,7 +88,12 @@
   const TERM_BONUS = 0.1;
   const PHRASE_FIELDS = ["title", "headings", "questions", "keywords"];
   const PHRASE_BONUS = 0.2;
+  const CODE_PHRASE_BONUS = 0.02; // a pair only the page's code has (its printed output)
+  // An absolute file path in a query (a traceback's `File "/home/…/train.py"`, gloo's
+  // `[/opt/conda/…/unbound_buffer.cc:84]`): the reader's machine, left out of the query.
+  const FILE_PATH = /(^|[\s"'(\[])(?:[A-Za-z]:)?[/\\][^\s"'\])]+/g;
   const MAX_RESULTS = 10;
+  const QUOTED_WEIGHT = 0.5; // a section's quoted code against its heading, to pick the link
   // NLTK's English stop words, and a few that readers' questions are full of.
   const STOP_WORDS = new Set(
     ("i me my myself we our ours ourselves you your yours yourself yourselves he him his " +
@@ -154,14 +187,19 @@
     return found;
   }
 
+  // Each page's pairs: `named` in its PHRASE_FIELDS, `code` in its code alone.
   function phrases(documents) {
     const byPage = new Map();
     for (const doc of documents) {
-      const own = new Set();
+      const named = new Set();
       for (const name of PHRASE_FIELDS) {
-        for (const pair of adjacentPairs(String(field(doc, name) || ""))) own.add(pair);
+        for (const pair of adjacentPairs(String(field(doc, name) || ""))) named.add(pair);
       }
-      byPage.set(doc.id, own);
+      const code = new Set();
+      for (const pair of adjacentPairs(String(doc.code || ""))) {
+        if (!named.has(pair)) code.add(pair);
+      }
+      byPage.set(doc.id, { named, code });
     }
     return byPage;
   }
@@ -184,7 +222,7 @@
         const found = new window.MiniSearch({
           fields: Object.keys(FIELD_WEIGHTS),
           extractField: field,
-          storeFields: ["title", "url", "asked", "boost"],
+          storeFields: ["title", "url", "asked", "boost", "sections"],
           tokenize: (text) => tokenize(text, false),
           processTerm: (term) => term,
           searchOptions: {
@@ -202,6 +240,7 @@
 
   async function search(query) {
     if (!query.trim()) return [];
+    query = query.replace(FILE_PATH, "$1 "); // the reader's own files, not the message
     const { found, listed, phrased } = await index();
     const queryUnits = ` ${units(query)} `;
     const queryPairs = adjacentPairs(query);
@@ -214,17 +253,74 @@
         }
       }
       hit.score *= 1 + TERM_BONUS * bonus;
-      const own = phrased.get(hit.id);
+      const { named, code } = phrased.get(hit.id);
       let together = 0;
-      for (const pair of queryPairs) together += own.has(pair) ? 1 : 0;
-      hit.score *= 1 + PHRASE_BONUS * together;
+      let inCode = 0;
+      for (const pair of queryPairs) {
+        if (named.has(pair)) together += 1;
+        else if (code.has(pair)) inCode += 1;
+      }
+      hit.score *= (1 + PHRASE_BONUS * together) * (1 + CODE_PHRASE_BONUS * inCode);
     }
-    return hits.sort((a, b) => b.score - a.score).slice(0, MAX_RESULTS);
+    // Each query term's rarity: log(1 + pages / pages that have it).
+    const pagesWith = new Map();
+    for (const hit of hits) {
+      for (const term of hit.queryTerms) pagesWith.set(term, (pagesWith.get(term) || 0) + 1);
+    }
+    const rarity = new Map();
+    for (const [term, pages] of pagesWith) {
+      rarity.set(term, Math.log(1 + found.documentCount / pages));
+    }
+    const top = hits.sort((a, b) => b.score - a.score).slice(0, MAX_RESULTS);
+    for (const hit of top) hit.section = section(hit.sections || [], rarity);
+    return top;
+  }
+
+  // The page's section ([id, heading, quoted]) whose words the query shares most:
+  // its heading's, and at QUOTED_WEIGHT those of the inline code under it (the
+  // messages an atlas entry quotes, other versions' wordings among them). Each shared
+  // term counts its `rarity` among the pages the query found (a word every error
+  // message has, like "RuntimeError" or "expected", tells entries apart least), and
+  // the sum is divided by the square root of the heading's number of terms (a long
+  // heading shares more words by its length alone). Numbers are left out: a pasted
+  // message's numbers are the reader's own. The first of equals; none if no section
+  // shares a term.
+  function section(sections, rarity) {
+    const terms = (text, isQuery) => tokenize(text, isQuery).filter((t) => !/^[0-9]+$/.test(t));
+    let best = null;
+    let bestScore = 0;
+    for (const found of sections) {
+      const [, heading, quoted] = found;
+      const weights = new Map();
+      for (const term of terms(quoted || "", false)) weights.set(term, QUOTED_WEIGHT);
+      for (const term of terms(heading, false)) weights.set(term, 1);
+      let score = 0;
+      for (const [term, weight] of weights) score += weight * (rarity.get(term) || 0);
+      // Counted as a query's terms: a Chinese heading's pairs, not also its characters.
+      score /= Math.sqrt(new Set(terms(heading, true)).size || 1);
+      if (score > bestScore) [best, bestScore] = [found, score];
+    }
+    return best;
+  }
+
+  // Where a result leads: its page, at the heading the query matched.
+  function href(hit) {
+    const url = new URL(hit.url, root);
+    if (hit.section) url.hash = hit.section[0];
+    return url.href;
   }
 
   window.siteSearch = {
-    async search(query) {
-      return (await search(query)).map((hit) => new URL(hit.url, root).href);
+    // The links the dialog shows for `query`, in order; with {scores: true}, each as
+    // {url, score, heading} (the score the ranking used, the heading's text or null).
+    async search(query, { scores = false } = {}) {
+      const hits = await search(query);
+      if (!scores) return hits.map(href);
+      return hits.map((hit) => ({
+        url: href(hit),
+        score: hit.score,
+        heading: hit.section ? hit.section[1] : null,
+      }));
     },
   };
 
@@ -261,7 +357,7 @@
       ...hits.map((hit) => {
         const item = document.createElement("li");
         const link = document.createElement("a");
-        link.href = new URL(hit.url, root).href;
+        link.href = href(hit);
         link.textContent = hit.title;
         item.append(link);
         const asked = question(hit, query);

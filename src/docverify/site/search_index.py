@@ -7,6 +7,11 @@ like the 中文 terms), code, and the rest of the prose. Not the parts every
 page repeats (badges, download and run lines, heading permalinks). A section's
 index page (or the home page) is marked `section`: its questions and prose sum
 up its children, and the search weighs them as such (site-search.js).
+
+And `sections`: each h2 and h3 as [its id, its text, the inline code under it up
+to the next heading]. The search does not rank pages on them; it links each
+result to the section the query matches best, by its heading's words or the
+messages it quotes (an atlas entry's error message, another version's wording).
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ class _Fields(HTMLParser):
             k: [] for k in ("title", "headings", "questions", "keywords", "tags", "code", "text")
         }
         self.stack: list[tuple[str, str | None]] = []  # (tag, field it opened), innermost last
+        # Each h2 and h3 with an id: [id, its words, the words of the inline code under it].
+        self.sections: list[tuple[str, list[str], list[str]]] = []
+        self._in_heading = False
 
     def _field(self) -> str | None:
         return next((f for _, f in reversed(self.stack) if f), None)
@@ -61,6 +69,10 @@ class _Fields(HTMLParser):
             field = "title"
         elif tag in ("h2", "h3"):
             field = "headings"
+            anchor = dict(attrs).get("id")
+            if anchor and self._field() != "skip":
+                self._in_heading = True
+                self.sections.append((anchor, [], []))
         elif tag == "div" and {"admonition", "question"} <= classes:
             field = "questions"
         elif tag == "li" and self._field() == "questions":
@@ -76,6 +88,10 @@ class _Fields(HTMLParser):
         self.stack.append((tag, field))
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in ("h2", "h3"):
+            self._in_heading = False
+        elif tag == "code" and self.sections:
+            self.sections[-1][2].append(" ")
         field = self._field()
         if field in self.fields or field in ("em", None):
             # Block ends (a heading, a paragraph, a cell) separate words.
@@ -102,7 +118,15 @@ class _Fields(HTMLParser):
             field = "questions"
         elif field in (None, "em"):
             field = "text"
+        if self._in_heading:
+            self.sections[-1][1].append(data)
+        elif self.sections and any(tag == "code" for tag, _ in self.stack):
+            self.sections[-1][2].append(data)
         self.fields[field].append(data)
+
+
+def _one_line(parts: list[str]) -> str:
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
 
 
 def page_document(
@@ -129,6 +153,11 @@ def page_document(
         else:
             text = re.sub(r"\s+", " ", text).strip()
         doc[name] = text
+    doc["sections"] = [
+        [anchor, _one_line(heading), _one_line(quoted)]
+        for anchor, heading, quoted in parser.sections
+        if _one_line(heading)
+    ]
     if boost != 1.0:
         doc["boost"] = boost
     if section:
