@@ -58,6 +58,15 @@ def test_a_section_index_links_every_table_row(index: Path) -> None:
     assert not unlinked, f"{page}: table rows without a proof link: {unlinked}"
 
 
+@pytest.mark.parametrize("page", _pages())
+def test_a_number_a_sentence_states_is_one_its_check_shows(page: str) -> None:
+    from docverify.contract.sentence_checks import number_problems
+
+    markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
+    problems = number_problems(page, markdown, REPO_ROOT)
+    assert not problems, "\n".join(map(str, problems))
+
+
 # --- the rules, tried on broken input -------------------------------------------------------
 
 

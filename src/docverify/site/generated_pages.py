@@ -12,6 +12,7 @@ Each is written where its marker (an HTML comment) stands in the page.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from docverify.site import nav
 from docverify.site.state import SiteBuild
 from docverify.results import report
 
+log = logging.getLogger("mkdocs.plugins.notes")
 VERIFICATION_MARKER = "<!-- verification-table -->"
 ERRATA_MARKER = "<!-- errata-list -->"
 HEADLINE_MARKER = "<!-- embed-headline -->"  # the site's summary claim, counted (home page)
@@ -174,21 +176,33 @@ def _claims_by_page(docs_dir: Path, lang: str) -> dict[str, PageClaims]:
             continue
         rel = f"docs/{path.relative_to(docs_dir).as_posix()}"
         markdown = path.read_text(encoding="utf-8")
+        stating = declared_facts(rel, markdown)
+        for sentence in stating:  # listed for review in the build's output
+            log.info("%s:%s: {-} on a sentence that may state a fact: %.80s", rel, sentence.line, sentence.text)
         found[page] = PageClaims(
             claims.coverage(rel, markdown),
             claims.proof_kinds(rel, markdown, root),
-            len(declared_facts(rel, markdown)),
+            len(stating),
         )
     return found
 
 
-def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
+def _counted(build: SiteBuild) -> dict[str, PageClaims]:
+    """The pages' counts in the edition being built, once per build (two pages show them)."""
+    if build.lang not in build.claims:
+        build.claims[build.lang] = _claims_by_page(build.docs_dir, build.lang)
+    return build.claims[build.lang]
+
+
+def claims_table(
+    docs_dir: Path, lang: str = languages.DEFAULT, pages: dict[str, PageClaims] | None = None
+) -> str:
     """Per page in `lang`: its sentences proven on the CPU, checked on a GPU only, boxed,
     declared not claims (and how many of those state something), neither."""
     rows = [text(lang, "claims.header"), "|---|---:|---:|---:|---:|---:|---:|---:|"]
     totals = [0] * 6
     counts: Counter = Counter()
-    for page, found in _claims_by_page(docs_dir, lang).items():
+    for page, found in (pages or _claims_by_page(docs_dir, lang)).items():
         totals = [a + b for a, b in zip(totals, found.cells(), strict=True)]
         counts += found.coverage.counts
         rows.append(_claims_row(f"[{page}]({page})", found.cells(), found.coverage.share))
@@ -198,11 +212,14 @@ def claims_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
 
 
 def claims_headline(
-    docs_dir: Path, lang: str = languages.DEFAULT, gpu_run: str | None = None
+    docs_dir: Path,
+    lang: str = languages.DEFAULT,
+    gpu_run: str | None = None,
+    pages: dict[str, PageClaims] | None = None,
 ) -> str:
     """The home page's sentence about the site's claims, counted over every page at build
     time; `gpu_run`: the date of the GPU report, None where there is none."""
-    pages = _claims_by_page(docs_dir, lang)
+    pages = pages or _claims_by_page(docs_dir, lang)
     cpu, gpu, boxed, declared, stating, unproven = (
         sum(column) for column in zip(*(p.cells() for p in pages.values()), strict=True)
     )
@@ -361,7 +378,7 @@ def fill(build: SiteBuild, markdown: str) -> str:
     if ROOTS_MARKER in markdown:
         markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
     if CLAIMS_MARKER in markdown:
-        markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang))
+        markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang, _counted(build)))
     if PINNED_MARKER in markdown:
         stack = pinned_stack(build.root / "requirements.txt")
         pinned = text(
@@ -375,5 +392,6 @@ def fill(build: SiteBuild, markdown: str) -> str:
     if CLAIMS_HEADLINE in markdown:
         gpu = build.reports.get("cuda", {}).values()
         ran = max((r.date for r in gpu), default=None)
-        markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang, ran))
+        counted = _counted(build)
+        markdown = markdown.replace(CLAIMS_HEADLINE, claims_headline(docs_dir, lang, ran, counted))
     return localized_fragments(markdown, lang, build.root)

@@ -40,6 +40,8 @@ class SiteBuild:
     built_urls: dict[str, list[str]] = field(default_factory=dict)
     page_urls: dict[str, list[str]] = field(default_factory=dict)
     documents: dict[str, dict[str, dict]] = field(default_factory=dict)
+    # Per language, the pages' counted sentences (the home page and Verification show them).
+    claims: dict[str, dict] = field(default_factory=dict)
 
     def configure(self, config) -> None:
         self.config = config
@@ -50,6 +52,7 @@ class SiteBuild:
         """A build of one edition starts: its language, and the results as they are on disk
         now (the verification report and the version matrix)."""
         self.lang = languages.of_build(config)
+        self.claims.pop(self.lang, None)
         self.reports = report.load_all(self.root / ".reports", root=self.root)
         self.matrix = Matrix.load(self.root)
 
