@@ -20,6 +20,7 @@ at least 95% in both languages, and the Verification page shows the counts.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from pathlib import Path
 from docverify.contract import boxes, front_matter
 from docverify.contract.embeds import find_fences
 from docverify.contract.front_matter import body_line
-from docverify.contract.proofs import MARKER, resolve
+from docverify.contract.proofs import MARKER, targets_of
 
 LINKED, BOXED, DECLARED, UNPROVEN = "linked", "boxed", "declared", "unproven"
 # What a linked sentence's proof is: a check the CPU run makes (or a named test), or
@@ -61,6 +62,12 @@ class Sentence:
 
 def sentences(page: str, markdown: str) -> list[Sentence]:
     """Every counted sentence of the page's prose, in page order."""
+    return list(_sentences(page, markdown))
+
+
+# Per page text: the build counts a page's sentences three ways (kinds, proofs, `{-}`).
+@functools.lru_cache(maxsize=512)
+def _sentences(page: str, markdown: str) -> tuple[Sentence, ...]:
     lines = markdown.splitlines()
     skipped = set(range(body_line(markdown) - 1))
     for fence in find_fences(page, markdown):
@@ -87,7 +94,7 @@ def sentences(page: str, markdown: str) -> list[Sentence]:
                 continue  # the notes' own words, quoted: not a claim of this page
             line = first + text.count("\n", 0, offset)
             found.append(Sentence(line, sentence, _kind(sentence, kind_if_unmarked)))
-    return _summary(markdown) + found
+    return tuple(_summary(markdown) + found)
 
 
 def _summary(markdown: str) -> list[Sentence]:
@@ -196,13 +203,10 @@ def proof_kinds(page: str, markdown: str, root: Path) -> Counter:
     for sentence in sentences(page, markdown):
         if sentence.kind != LINKED:
             continue
-        resolved, _ = resolve(page, sentence.text, root)
-        checks = [t.check for targets in resolved.values() for t in targets if t.page]
-        gpu_only = (
-            bool(checks)
-            and len(checks) == sum(c.cuda_only for c in checks)
-            and not [t for targets in resolved.values() for t in targets if not t.page]
-        )
+        targets = targets_of(page, sentence.text, root)
+        checks = [t.check for t in targets if t.page]
+        tests = [t for t in targets if not t.page]
+        gpu_only = bool(checks) and all(c.cuda_only for c in checks) and not tests
         found[GPU_ONLY if gpu_only else CPU] += 1
     return found
 

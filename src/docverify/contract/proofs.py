@@ -102,11 +102,16 @@ def _comment_checks(rel: str, lines: list[tuple[int, str]], cuda_file: bool, sou
 def page_checks(page: str, root: Path) -> dict[str, Check]:
     """The checks in the code this page shows (its embedded Python sections), by name."""
     markdown = (root / page).read_text(encoding="utf-8")
-    files = sorted({embed.path for embed in fenced_embeds(page, markdown)})
+    files = _embedded_files(page, markdown)
     sources = tuple(
         ((root / f).read_text(encoding="utf-8") if (root / f).is_file() else "") for f in files
     )
     return _page_checks(page, root, markdown, sources)
+
+
+@functools.lru_cache(maxsize=512)  # per page text: asked for each linked sentence
+def _embedded_files(page: str, markdown: str) -> tuple[str, ...]:
+    return tuple(sorted({embed.path for embed in fenced_embeds(page, markdown)}))
 
 
 # Per page text and the texts of the files it embeds (read-only result): the build asks for
@@ -173,6 +178,22 @@ def resolve(
                 targets.append(target)
         resolved[marker] = targets
     return resolved, problems
+
+
+def targets_of(page: str, sentence: str, root: Path) -> list[Target]:
+    """The targets of every proof marker in one sentence of `page` (names that resolve badly
+    left out: `resolve` reports them)."""
+    is_index = Path(page).name in ("index.md", "index.zh.md")
+    english = re.sub(r"\.zh\.md$", ".md", page)
+    own = _checks_or_none(english, root) or {}
+    found = []
+    for match in MARKER.finditer(sentence):
+        for name in (match["names"] or "").split():
+            target, _ = _resolve_one(name.removeprefix("versions:"), english, own, is_index, root)
+            if target:
+                versions = name.startswith("versions:")
+                found.append(Target(target.check, target.page, versions) if versions else target)
+    return found
 
 
 def _checks_or_none(page: str, root: Path) -> dict[str, Check] | None:

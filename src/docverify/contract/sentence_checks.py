@@ -131,8 +131,7 @@ def number_problems(page: str, markdown: str, root: Path) -> list[Problem]:
             continue
         # The sentence's own links: a line may hold several sentences (a Chinese
         # paragraph is one line), each with its own checks.
-        resolved, _ = proofs.resolve(page, sentence.text, root)
-        targets = [t for ts in resolved.values() for t in ts if not t.versions]
+        targets = [t for t in proofs.targets_of(page, sentence.text, root) if not t.versions]
         checks = [t.check for t in targets]
         found = [
             shown(c, root) if t.page else named_test_shown(c, root)
