@@ -1,4 +1,4 @@
-"""How long live verification takes from saving a snippet to the page showing its result.
+"""How long `make serve` takes from saving a snippet, or a page, to the page showing it.
 
     make measure-live        # or: .venv/bin/python scripts/measure_live.py [--port 8123]
 
@@ -6,7 +6,8 @@ Starts `make serve` on a free port of 127.0.0.1, waits for the first build, then
 saves snippets/tensors/reshape.py with one `#>` line made stale and times until
 the served English page shows "Live verification FAILED" (and then the Chinese
 page, 实时验证失败), then saves it back and times until the English page no
-longer shows it. The file is put back whatever happens. Standard library only.
+longer shows it; then saves docs/tensors/reshape.md with a sentence added and times
+until the page shows it. The files are put back whatever happens. Standard library only.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPET = ROOT / "snippets" / "tensors" / "reshape.py"
+PAGE = ROOT / "docs" / "tensors" / "reshape.md"
+EDIT = "A sentence saved while serving. {-}"
 PAGES = {"en": "tensors/reshape/", "zh": "zh/tensors/reshape/"}
 FAILED = {"en": "Live verification FAILED", "zh": "实时验证失败"}
 
@@ -47,6 +50,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8123)
     port = parser.parse_args().port
     original = SNIPPET.read_text(encoding="utf-8")
+    prose = PAGE.read_text(encoding="utf-8")
     lines = original.splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("#> torch.Size"))
     stale = "".join(
@@ -73,8 +77,13 @@ def main() -> None:
         SNIPPET.write_text(original, encoding="utf-8")
         fixed = seconds_until(lambda: FAILED["en"] not in page(port, "en"))
         print(f"fixed file saved: the English page verified again after {fixed:.1f} s")
+        time.sleep(2)
+        PAGE.write_text(prose + f"\n{EDIT}\n", encoding="utf-8")
+        edited = seconds_until(lambda: EDIT.split(" {", maxsplit=1)[0] in page(port, "en"))
+        print(f"a page's prose saved: the page shows it after {edited:.1f} s")
     finally:
         SNIPPET.write_text(original, encoding="utf-8")
+        PAGE.write_text(prose, encoding="utf-8")
         os.killpg(server.pid, signal.SIGTERM)
         server.wait()
 

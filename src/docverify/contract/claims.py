@@ -29,7 +29,7 @@ from pathlib import Path
 from docverify.contract import boxes, front_matter
 from docverify.contract.embeds import find_fences
 from docverify.contract.front_matter import body_line
-from docverify.contract.proofs import MARKER, targets_of
+from docverify.contract.proofs import MARKER, embedded_sources, targets_of
 
 LINKED, BOXED, DECLARED, UNPROVEN = "linked", "boxed", "declared", "unproven"
 # What a linked sentence's proof is: a check the CPU run makes (or a named test), or
@@ -199,6 +199,12 @@ def coverage(page: str, markdown: str) -> Coverage:
 def proof_kinds(page: str, markdown: str, root: Path) -> Counter:
     """How many linked sentences of the page a CPU run proves (a check it makes, or a
     named test), and how many link only checks a GPU run makes."""
+    return Counter(_proof_kinds(page, markdown, root, embedded_sources(page, root)))
+
+
+# Per page text and the texts of the snippets it embeds (which mark checks CUDA-only).
+@functools.lru_cache(maxsize=512)
+def _proof_kinds(page: str, markdown: str, root: Path, sources: tuple[str, ...]) -> Counter:
     found: Counter = Counter()
     for sentence in sentences(page, markdown):
         if sentence.kind != LINKED:

@@ -102,11 +102,20 @@ def _comment_checks(rel: str, lines: list[tuple[int, str]], cuda_file: bool, sou
 def page_checks(page: str, root: Path) -> dict[str, Check]:
     """The checks in the code this page shows (its embedded Python sections), by name."""
     markdown = (root / page).read_text(encoding="utf-8")
-    files = _embedded_files(page, markdown)
-    sources = tuple(
-        ((root / f).read_text(encoding="utf-8") if (root / f).is_file() else "") for f in files
+    return _page_checks(page, root, markdown, embedded_sources(page, root, markdown))
+
+
+def embedded_sources(page: str, root: Path, markdown: str | None = None) -> tuple[str, ...]:
+    """The texts of the files the page embeds (its English page's), "" for one that is
+    missing: with the page's own text, what its checks depend on."""
+    english = re.sub(r"\.zh\.md$", ".md", page)
+    if markdown is None:
+        path = root / english
+        markdown = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return tuple(
+        (root / f).read_text(encoding="utf-8") if (root / f).is_file() else ""
+        for f in _embedded_files(english, markdown)
     )
-    return _page_checks(page, root, markdown, sources)
 
 
 @functools.lru_cache(maxsize=512)  # per page text: asked for each linked sentence

@@ -15,6 +15,7 @@ real kernel.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -80,6 +81,15 @@ def _generated(config, src_uri: str, content: str) -> File:
     return file
 
 
+# Per page text and program (read-only): under `mkdocs serve` every rebuild lists every
+# download, and a notebook takes a validation to write; a saved page changes its own.
+@functools.lru_cache(maxsize=512)
+def _contents(program: PageProgram, markdown: str, site_url: str) -> tuple[str, str]:
+    """(the .py, the .ipynb) of a page."""
+    notebook = page_notebook(program, markdown, site_url=site_url)
+    return script_text(program, languages.language_of(program.page)), notebook_text(notebook)
+
+
 def add_files(build: SiteBuild, files, config):
     """The downloads of this language's pages (called after mkdocs-static-i18n chose them)."""
     root = build.root
@@ -93,10 +103,9 @@ def add_files(build: SiteBuild, files, config):
             continue
         try:
             program = build_program(page, root, markdown)
-            notebook = page_notebook(program, markdown, site_url=config.site_url or "")
+            contents = _contents(program, markdown, config.site_url or "")
         except SnippetFormatError:
             continue  # a bad embed: the embed check fails the build naming page:line
-        contents = (script_text(program, languages.language_of(page)), notebook_text(notebook))
         for name, content in zip(download_names(file.src_uri), contents, strict=True):
             if files.get_file_from_path(name) is not None:
                 raise PluginError(

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from docverify.contract import front_matter
 from docverify.i18n import languages
 from docverify.results import report
 from docverify.contract.embeds import find_embeds
@@ -121,7 +122,8 @@ def torch_importable() -> bool:
 
 
 def snapshot(root: Path, watched: list[Path]) -> dict[str, tuple]:
-    """Per file under the watched paths: (mtime_ns, size), and for snippets their sha256."""
+    """Per file under the watched paths: (mtime_ns, size); for snippets their sha256; for
+    pages their front matter (title, weight, summary, tags: what other pages show of them)."""
     found: dict[str, tuple] = {}
     for top in watched:
         paths = [top] if top.is_file() else (p for p in top.rglob("*") if p.is_file())
@@ -133,24 +135,41 @@ def snapshot(root: Path, watched: list[Path]) -> dict[str, tuple]:
                 stamp: tuple = (path.stat().st_mtime_ns, path.stat().st_size)
             except (OSError, ValueError):
                 continue
-            found[rel] = (report.file_sha256(path),) if rel.startswith("snippets/") else stamp
+            if rel.startswith("snippets/"):
+                stamp = (report.file_sha256(path),)
+            elif rel.startswith("docs/") and rel.endswith(".md"):
+                stamp = (*stamp, _front_matter(path))
+            found[rel] = stamp
     return found
+
+
+def _front_matter(path: Path) -> str:
+    try:
+        return str(front_matter.split(path.read_text(encoding="utf-8"))[0])
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""
 
 
 @dataclass(frozen=True)
 class Changes:
     snippets: tuple[str, ...] = ()  # files under snippets/ whose content changed
+    pages: tuple[str, ...] = ()  # pages (docs/...) whose text changed, but not their front matter
     other: tuple[str, ...] = ()  # anything else, added or removed files included
 
     @classmethod
     def between(cls, before: dict[str, tuple], after: dict[str, tuple]) -> Changes:
-        snippets, other = [], []
+        snippets, pages, other = [], [], []
         for rel in sorted(set(before) | set(after)):
             if before.get(rel) == after.get(rel):
                 continue
             is_edit = rel in before and rel in after
-            (snippets if is_edit and rel.startswith("snippets/") else other).append(rel)
-        return cls(tuple(snippets), tuple(other))
+            if is_edit and rel.startswith("snippets/"):
+                snippets.append(rel)
+            elif is_edit and len(before[rel]) == 3 and before[rel][2] == after[rel][2]:
+                pages.append(rel)  # a page's prose: only the pages that show it change
+            else:
+                other.append(rel)
+        return cls(tuple(snippets), tuple(pages), tuple(other))
 
 
 # --- the session: one `mkdocs serve` --------------------------------------------------------
@@ -177,8 +196,11 @@ class LiveSession:
             shown = [", ".join(changed.other[:3]), f"and {len(changed.other) - 3} more"]
             log.info("Full rebuild: %s changed", " ".join(shown[: 1 + (len(changed.other) > 3)]))
             forget_built_pages(site_dir, docs_dir, None)
-        elif ran or changed.snippets:
+            return
+        if ran or changed.snippets:
             forget_built_pages(site_dir, docs_dir, {*ran, *changed.snippets})
+        if changed.pages:
+            forget_edited_pages(site_dir, docs_dir, changed.pages)
 
     def verify(self, snippets: list[str]) -> list[str]:
         """Run the saved snippets live and merge their results into the report; those run."""
@@ -269,6 +291,20 @@ def forget_built_pages(site_dir: Path, docs_dir: Path, snippets: set[str] | None
         for lang in languages.LANGUAGES:
             built = site_dir / languages.built_page(src, lang)
             built.unlink(missing_ok=True)
+
+
+# What shows something of every page's prose: the counts of its sentences and boxes.
+_SHOWING_ALL = ("index.md", "verification.md", "errata.md")
+
+
+def forget_edited_pages(site_dir: Path, docs_dir: Path, edited: tuple[str, ...]) -> None:
+    """Remove the built pages an edit of these pages' prose changes (every language): the
+    pages themselves (a Chinese page shows its English page's search terms) and the pages
+    that count every page's sentences and boxes."""
+    sources = {languages.source_page(Path(rel).relative_to(docs_dir.name)) for rel in edited}
+    for src in sorted(sources | set(_SHOWING_ALL)):
+        for lang in languages.LANGUAGES:
+            (site_dir / languages.built_page(src, lang)).unlink(missing_ok=True)
 
 
 def skip_reason(devices: tuple[str, ...], launched: bool) -> str:

@@ -24,8 +24,10 @@ present), and each check line gets its anchor.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
+from jinja2 import FileSystemBytecodeCache
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
@@ -54,6 +56,8 @@ class NotesPlugin(BasePlugin):
     def __init__(self) -> None:
         super().__init__()
         self.build = SiteBuild(root=Path.cwd())
+        self._templates = tempfile.TemporaryDirectory(prefix="notes-jinja-")
+        self.templates = FileSystemBytecodeCache(self._templates.name)
 
     # `on_startup` also makes MkDocs keep this one instance across `mkdocs serve` rebuilds,
     # so the search documents of pages a dirty rebuild skips are kept.
@@ -97,6 +101,9 @@ class NotesPlugin(BasePlugin):
 
     def on_env(self, env, *, config, files):
         site_search.note_pages(self.build, files)
+        # MkDocs makes a new Jinja environment for every build (each edition, each rebuild
+        # of `mkdocs serve`): compiled templates are kept for the next one (Jinja's own cache).
+        env.bytecode_cache = self.templates
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
