@@ -107,7 +107,9 @@ if rank == 0:
 
 reference = make_model()
 (reference(batch).sum() / world_size).backward()
-torch.optim.Adam(reference.parameters(), lr=0.01).step()
+plain_adam = torch.optim.Adam(reference.parameters(), lr=0.01)
+plain_adam.step()
+assert len(plain_adam.state) == 4  # a plain optimizer: state for every tensor, on every rank ✓ plain-state
 same = gathered(all(torch.allclose(a, b) for a, b in zip(ddp.module.parameters(), reference.parameters(), strict=True)))
 if rank == 0:
     print("same step as plain Adam:", same)  # ✓ zero-same
