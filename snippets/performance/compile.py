@@ -1,0 +1,183 @@
+"""torch.compile on CPU: what it changes and what it does not, graph breaks, recompilations, modes.
+
+Page: docs/performance/compile.md
+"""
+
+# --8<-- [start:setup]
+import logging
+import platform
+import sys
+import time
+import warnings
+
+import torch
+from torch import nn
+from torch.utils import benchmark
+
+# Python 3.13.0 only (fixed in 3.13.1): Dynamo warns at each compilation that its guards run slower
+warnings.filterwarnings("ignore", message="Guards may run slower on Python 3.13.0", category=RuntimeWarning)
+torch.manual_seed(0)
+x = torch.randn(64, 32)
+graphs = []  # what the backend below was handed: one entry per compiled graph
+
+
+def recording_backend(gm: torch.fx.GraphModule, example_inputs: list) -> callable:
+    """A torch.compile backend that records each graph it is given and runs it as it is."""
+    graphs.append(example_inputs)
+    return gm.forward
+# --8<-- [end:setup]
+
+# --8<-- [start:module]
+model = nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 8))
+compiled = torch.compile(model, backend=recording_backend)
+print(type(compiled).__name__, compiled._orig_mod is model, len(graphs))  # ✓ wrapper
+#> OptimizedModule True 0
+out = compiled(x)  # the first call compiles
+print(len(graphs), torch.equal(out, model(x)))  # ✓ first-call
+#> 1 True
+print(all(a is b for a, b in zip(compiled.parameters(), model.parameters(), strict=True)))  # the same tensors ✓ shared-params
+#> True
+print(list(compiled.state_dict())[:2])  # ✓ prefix
+#> ['_orig_mod.0.weight', '_orig_mod.0.bias']
+try:
+    nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 8)).load_state_dict(compiled.state_dict())
+except RuntimeError as err:
+    print(str(err).splitlines()[1].strip()[:80])  # ✓ prefix-error
+    #> Missing key(s) in state_dict: "0.weight", "0.bias", "2.weight", "2.bias".
+model.compile(backend=recording_backend)  # in place: still an nn.Sequential
+print(type(model).__name__, list(model.state_dict())[:2])  # ✓ in-place
+#> Sequential ['0.weight', '0.bias']
+# --8<-- [end:module]
+
+# --8<-- [start:graph-break]
+torch.compiler.reset()
+graphs.clear()
+
+
+def branchy(x: torch.Tensor) -> torch.Tensor:
+    y = torch.sin(x) * 2
+    if y.sum() > 0:  # a Python `if` on a tensor's value
+        return y + 1
+    return y - 1
+
+
+compiled_branchy = torch.compile(branchy, backend=recording_backend)
+print(torch.equal(compiled_branchy(x), branchy(x)), len(graphs))  # ✓ two-graphs
+#> True 2
+print(torch.equal(compiled_branchy(-x), branchy(-x)), len(graphs))  # the other branch: one graph more ✓ three-graphs
+#> True 3
+reused = torch.compile(branchy, backend=recording_backend, fullgraph=True)
+print(torch.equal(reused(x), branchy(x)))  # no error: the code compiled above was reused ✓ reused
+#> True
+torch.compiler.reset()  # forget all compiled code: now fullgraph=True compiles, and refuses
+try:
+    torch.compile(branchy, backend=recording_backend, fullgraph=True)(x)
+except RuntimeError as err:
+    print(type(err).__name__, "|", str(err).splitlines()[0][:60])  # ✓ fullgraph-error
+    #> Unsupported | Data-dependent branching
+
+
+def branchless(x: torch.Tensor) -> torch.Tensor:
+    y = torch.sin(x) * 2
+    return torch.where(y.sum() > 0, y + 1, y - 1)  # the same result, no Python branch
+
+
+graphs.clear()
+compiled_branchless = torch.compile(branchless, backend=recording_backend, fullgraph=True)
+print(torch.equal(compiled_branchless(x), branchless(x)), torch.equal(branchless(-x), branchy(-x)), len(graphs))  # ✓ one-graph
+#> True True 1
+# --8<-- [end:graph-break]
+
+# --8<-- [start:recompile]
+def scaled(x: torch.Tensor) -> torch.Tensor:
+    return torch.relu(x) * 2
+
+
+for dynamic in (None, False, True):
+    torch.compiler.reset()
+    graphs.clear()
+    fn = torch.compile(scaled, backend=recording_backend, dynamic=dynamic)
+    for n in (2, 3, 4, 5):
+        assert torch.equal(fn(torch.ones(n)), scaled(torch.ones(n)))
+    symbolic = [any(isinstance(i, torch.SymInt) for i in inputs) for inputs in graphs]
+    print(f"dynamic={dynamic}: {len(graphs)} graphs, symbolic sizes: {symbolic}")  # ✓ dynamic
+    #> dynamic=None: 2 graphs, symbolic sizes: [False, True]
+    #> dynamic=False: 4 graphs, symbolic sizes: [False, False, False, False]
+    #> dynamic=True: 1 graphs, symbolic sizes: [True]
+# --8<-- [end:recompile]
+
+# --8<-- [start:stance]
+torch.compiler.reset()
+fn = torch.compile(scaled, backend=recording_backend, dynamic=False)
+fn(torch.ones(2))
+if hasattr(torch.compiler, "set_stance"):
+    with torch.compiler.set_stance("fail_on_recompile"):
+        try:
+            fn(torch.ones(3))
+        except RuntimeError as err:
+            lines = [line.strip() for line in str(err).splitlines()]
+            print(lines[0].split(". ")[0])  # the rest of the line names the file ✓ fail-on-recompile
+            #> Detected recompile when torch.compile stance is 'fail_on_recompile'
+            print([line for line in lines if line.startswith("- ")])  # the guards that failed ✓ guard-reason
+            #> ["- 0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3"]
+else:  # requires: torch<2.6
+    print("torch.compiler.set_stance: not in this torch")
+# --8<-- [end:stance]
+
+# --8<-- [start:limit]
+logged = []  # what torch._dynamo logs (it prints the same on stderr)
+catcher = logging.Handler()
+catcher.emit = lambda record: logged.append(record.getMessage())
+logging.getLogger("torch._dynamo").addHandler(catcher)
+torch.compiler.reset()
+graphs.clear()
+fn = torch.compile(scaled, backend=recording_backend, dynamic=False)
+for n in range(1, 13):  # 12 shapes, 12 compilations asked for
+    assert torch.equal(fn(torch.ones(n)), scaled(torch.ones(n)))  # still right...
+logging.getLogger("torch._dynamo").removeHandler(catcher)
+print(len(graphs))  # ... but compiled only up to the recompile limit, then run eagerly ✓ limit
+#> 8
+print([line for message in logged for line in message.splitlines() if "limit" in line])  # ✓ limit-log
+#> ['torch._dynamo hit config.recompile_limit (8)']
+assert any('TORCH_LOGS="recompiles"' in message for message in logged)  # ✓ torch-logs
+# --8<-- [end:limit]
+
+# --8<-- [start:modes]
+torch.compiler.reset()
+try:
+    torch.compile(scaled, mode="fastest")(x)  # the mode is checked at the first call
+except RuntimeError as err:
+    print(str(err))  # ✓ modes
+    #> Unrecognized mode=fastest, should be one of: default, lite, reduce-overhead, max-autotune-no-cudagraphs, max-autotune
+doc = " ".join(torch.compile.__doc__.split())
+assert "Optimizes given model/function using TorchDynamo and specified backend." in doc  # ✓ doc-dynamo
+assert '"inductor" is the default backend' in doc  # ✓ doc-inductor
+assert '"reduce-overhead" is a mode that reduces the overhead of python with CUDA graphs' in doc  # ✓ mode-doc
+# --8<-- [end:modes]
+
+# --8<-- [start:inductor]
+def gelu_gate(x: torch.Tensor) -> torch.Tensor:
+    return nn.functional.gelu(x) * torch.sigmoid(x) + x  # four element-wise passes in eager
+
+
+torch.compiler.reset()
+fast = torch.compile(gelu_gate)  # the default backend, inductor: C++ compiled by the machine's compiler
+big = torch.randn(256, 1024)
+start = time.perf_counter()
+first = fast(big)  # the first call compiles
+compile_seconds = time.perf_counter() - start
+print(torch.allclose(first, gelu_gate(big), rtol=1e-5, atol=1e-5))  # the same values, to 1e-5 ✓ same-outputs
+#> True
+timers = {
+    "eager": benchmark.Timer("f(x)", globals={"f": gelu_gate, "x": big}),
+    "compiled": benchmark.Timer("f(x)", globals={"f": fast, "x": big}),
+}
+best = {name: min(t.blocked_autorange(min_run_time=0.1).times) for name, t in timers.items()}  # fastest block
+assert all(seconds > 0 for seconds in best.values())  # ✓ timed
+# a timing varies from run to run and machine to machine: shown on stderr, never checked;
+# the fastest block is the one least slowed down by other work on the machine
+ratio = best["compiled"] / best["eager"]
+print(f"compiled / eager: {ratio:.2f} on {platform.machine()}, 1 thread;", file=sys.stderr, end=" ")
+print(f"first call {compile_seconds:.1f} s = {compile_seconds / best['eager']:.0f} eager calls", file=sys.stderr)
+torch.compiler.reset()
+# --8<-- [end:inductor]

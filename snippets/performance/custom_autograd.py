@@ -1,0 +1,161 @@
+"""A custom torch.autograd.Function: forward/backward, setup_context, save_for_backward, gradcheck.
+
+Page: docs/performance/custom_autograd.md
+"""
+
+# --8<-- [start:setup]
+import inspect
+import warnings
+
+import torch
+from torch.autograd import gradcheck
+from torch.autograd.function import once_differentiable
+
+torch.manual_seed(0)
+x = torch.randn(5, dtype=torch.float64, requires_grad=True)  # float64: what gradcheck needs
+# --8<-- [end:setup]
+
+# --8<-- [start:function]
+class Cube(torch.autograd.Function):
+    """y = x ** 3, with its derivative 3 x ** 2 written by hand."""
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)  # what backward needs, saved through ctx
+        return x**3
+
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        return grad_output * 3 * x**2  # one gradient per input of forward
+
+
+y = Cube.apply(x)  # always .apply, never .forward
+print(y.grad_fn.name())  # ✓ grad-fn
+#> CubeBackward
+y.sum().backward()
+print(torch.allclose(x.grad, 3 * x.detach() ** 2))  # ✓ cube-grad
+#> True
+# --8<-- [end:function]
+
+# --8<-- [start:not-called]
+calls = []
+
+
+class RoundSTE(torch.autograd.Function):
+    """Round in forward; pass the gradient straight through in backward (round's own is 0)."""
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
+        return x.round()
+
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor) -> torch.Tensor:
+        calls.append("backward")
+        return grad_output
+
+
+plain = torch.ones(3)  # requires no gradient
+print(RoundSTE.apply(plain).requires_grad, RoundSTE.apply(plain).grad_fn)  # nothing to differentiate ✓ no-graph
+#> False None
+x.grad = None
+RoundSTE.forward(None, x).sum().backward()  # forward called directly: autograd sees only x.round()
+print(calls, x.grad)  # your backward never ran: round's own gradient, zeros ✓ direct-forward
+#> [] tensor([0., 0., 0., 0., 0.], dtype=torch.float64)
+x.grad = None
+RoundSTE.apply(x).sum().backward()
+print(calls, x.grad)  # ✓ called
+#> ['backward'] tensor([1., 1., 1., 1., 1.], dtype=torch.float64)
+# --8<-- [end:not-called]
+
+# --8<-- [start:setup-context]
+class Scale(torch.autograd.Function):
+    """y = x * factor: forward without ctx, and setup_context to save what backward needs."""
+
+    @staticmethod
+    def forward(x: torch.Tensor, factor: float) -> torch.Tensor:
+        return x * factor
+
+    @staticmethod
+    def setup_context(ctx, inputs: tuple, output: torch.Tensor) -> None:
+        _, factor = inputs
+        ctx.factor = factor  # a Python number: a plain attribute; tensors go through save_for_backward
+
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor) -> tuple:
+        return grad_output * ctx.factor, None  # no gradient for the float factor
+
+
+x.grad = None
+Scale.apply(x, 3.0).sum().backward()
+print(x.grad)  # ✓ scale-grad
+#> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
+print(torch.func.grad(lambda t: Scale.apply(t, 3.0).sum())(x.detach()))  # torch.func works with this style ✓ func-grad
+#> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
+try:
+    torch.func.grad(lambda t: Cube.apply(t).sum())(x.detach())  # the ctx-in-forward style
+except RuntimeError as err:
+    print(str(err).split(", it must")[0])  # ✓ func-error
+    #> In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, ...)
+# --8<-- [end:setup-context]
+
+# --8<-- [start:gradcheck]
+print(gradcheck(Cube.apply, (x,)), gradcheck(Scale.apply, (x, 3.0)))  # ✓ gradcheck
+#> True True
+assert "Check gradients computed via small finite differences against analytical" in " ".join(gradcheck.__doc__.split())  # ✓ gradcheck-doc
+
+
+class WrongCube(Cube):
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        return grad_output * 3 * x  # forgot the square
+
+
+try:
+    gradcheck(WrongCube.apply, (x,))
+except RuntimeError as err:  # torch.autograd.gradcheck.GradcheckError
+    print(type(err).__name__, "|", str(err).splitlines()[0])  # ✓ gradcheck-error
+    #> GradcheckError | Jacobian mismatch for output 0 with respect to input 0,
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    passed = gradcheck(Cube.apply, (x.detach().float().requires_grad_(),), raise_exception=False)
+print(passed, "|", str(caught[0].message).split(". ")[0])  # ✓ float32
+#> False | Input #0 requires gradient and is not a double precision floating point or complex
+# --8<-- [end:gradcheck]
+
+# --8<-- [start:in-place]
+t = torch.randn(3, dtype=torch.float64, requires_grad=True)
+u = t * 1  # a non-leaf that Cube saves
+y = Cube.apply(u)
+u.add_(1)  # changed after it was saved
+try:
+    y.sum().backward()
+except RuntimeError as err:
+    print(str(err).split(": [")[0])  # save_for_backward noticed ✓ saved-modified
+    #> one of the variables needed for gradient computation has been modified by an inplace operation
+# --8<-- [end:in-place]
+
+# --8<-- [start:once-differentiable]
+class CubeOnce(Cube):
+    @staticmethod
+    @once_differentiable  # backward runs without building a graph: no second derivative
+    def backward(ctx, grad_output: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        return grad_output * 3 * x**2
+
+
+assert "with torch.no_grad():" in inspect.getsource(once_differentiable)  # ✓ once-no-grad
+for fn in (Cube, CubeOnce):
+    (g,) = torch.autograd.grad(fn.apply(x).sum(), x, create_graph=True)
+    assert torch.allclose(g, 3 * x.detach() ** 2)  # the first derivative: right in both ✓ first-grad
+    try:
+        (gg,) = torch.autograd.grad(g.sum(), x)
+        print(fn.__name__, torch.allclose(gg, 6 * x.detach()))  # d2/dx2 x**3 = 6 x ✓ second-order
+        #> Cube True
+    except RuntimeError as err:
+        print(fn.__name__, "|", err)  # ✓ once-error
+        #> CubeOnce | element 0 of tensors does not require grad and does not have a grad_fn
+print(torch.autograd.gradgradcheck(Cube.apply, (x,)))  # the second derivative, checked ✓ gradgradcheck
+#> True
+# --8<-- [end:once-differentiable]
