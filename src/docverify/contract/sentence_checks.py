@@ -131,7 +131,10 @@ def number_problems(page: str, markdown: str, root: Path) -> list[Problem]:
             continue
         # The sentence's own links: a line may hold several sentences (a Chinese
         # paragraph is one line), each with its own checks.
-        targets = [t for t in proofs.targets_of(page, sentence.text, root) if not t.versions]
+        found_targets = proofs.targets_of(page, sentence.text, root)
+        if any(t.versions for t in found_targets):
+            continue  # what other versions print: the version matrix's record shows it
+        targets = found_targets
         checks = [t.check for t in targets]
         found = [
             shown(c, root) if t.page else named_test_shown(c, root)
