@@ -58,6 +58,21 @@ def test_a_section_index_links_every_table_row(index: Path) -> None:
     assert not unlinked, f"{page}: table rows without a proof link: {unlinked}"
 
 
+@pytest.mark.parametrize(
+    "page",
+    [
+        str(p.relative_to(REPO_ROOT))
+        for p in sorted(DOCS_DIR.rglob("*.md"))
+        if "assets" not in p.parts
+    ],
+)
+def test_every_proof_link_resolves(page: str) -> None:
+    # The build fails on the same (docverify.site.proof_links), naming page:line.
+    markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
+    _, problems = proofs.resolve(page, markdown, REPO_ROOT)
+    assert not problems, "\n".join(map(str, problems))
+
+
 @pytest.mark.parametrize("page", _pages())
 def test_a_number_a_sentence_states_is_one_its_check_shows(page: str) -> None:
     from docverify.contract.sentence_checks import number_problems
