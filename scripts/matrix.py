@@ -101,9 +101,9 @@ def ensure_venv(stack: Stack, uv: str) -> tuple[Path, bool]:
 # The recorder (docverify.matrix.record) reads snippet sections with pymdownx itself,
 # as the site renders them (with the options read here from mkdocs.yml, which it
 # gets in OPTIONS_VARIABLE: MkDocs and its plugins stay out of the stacks). Those
-# pure-Python packages, at requirements-docs.txt's pins for the stack's Python, join
+# pure-Python packages (and pathspec: embed roots are globs), at requirements-docs.txt's pins for the stack's Python, join
 # the runtime ones, with their own stamp: adding them does not reinstall torch.
-RECORDER_PACKAGES = ("pymdown-extensions", "pyyaml")
+RECORDER_PACKAGES = ("pymdown-extensions", "pyyaml", "pathspec")
 
 
 def ensure_recorder_packages(stack: Stack, python: Path, uv: str) -> None:
