@@ -244,7 +244,7 @@ for weight_decay in (0.0, 0.01):
     conv = copy.deepcopy(pretrained.backbone[0])
     mask = torch.ones_like(conv.weight)
     mask[0] = 0  # freeze the first output channel's kernel, train the other seven
-    conv.weight.register_hook(lambda grad: grad * mask)  # zero its part of every gradient
+    conv.weight.register_hook(lambda grad, mask=mask: grad * mask)  # zero its part of every gradient
     optimizer = torch.optim.SGD(conv.parameters(), lr=0.1, momentum=0.9, weight_decay=weight_decay)
     for _ in range(3):
         optimizer.zero_grad()

@@ -30,7 +30,7 @@ x_test, y_test = x_test[order], y_test[order]
 
 model = nn.Sequential(nn.Linear(4, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 2))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-for epoch in range(5):  # a short training run, in train mode (the default)
+for _ in range(5):  # a short training run, in train mode (the default)
     for i in range(0, len(x_train), 32):
         loss = F.cross_entropy(model(x_train[i : i + 32]), y_train[i : i + 32])
         optimizer.zero_grad()
