@@ -89,7 +89,7 @@ finally:
 
 # --8<-- [start:killed]
 class Crashes(Dataset):
-    """A dataset whose worker process dies of a signal when it loads a sample."""
+    """A dataset whose worker process sends itself a signal when it loads a sample."""
 
     def __init__(self, signal_number: int) -> None:
         self.signal_number = signal_number
@@ -107,9 +107,11 @@ def worker_stderr_to_file(worker_id: int) -> None:
     os.dup2(os.open(tmp / "worker.err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
 
 
-for signal_number in (signal.SIGBUS, signal.SIGKILL):
+for signal_number in (0, signal.SIGBUS, signal.SIGKILL):  # 0 sends no signal: a control run
     try:
-        list(DataLoader(Crashes(signal_number), num_workers=1, worker_init_fn=worker_stderr_to_file))
+        batches = list(DataLoader(Crashes(signal_number), num_workers=1, worker_init_fn=worker_stderr_to_file))
+        print(signal_number, len(batches), "batches")  # ✓ control
+        #> 0 4 batches
     except RuntimeError as err:
         cause = err.__cause__ or err  # the loader's check of its workers, under "exited unexpectedly"
         print(re.sub(r"pid \d+", "pid N", str(cause)).strip())  # ✓ killed-message
@@ -119,6 +121,7 @@ for signal_number in (signal.SIGBUS, signal.SIGKILL):
         #> DataLoader worker (pid(s) N) exited unexpectedly
         #> DataLoader worker (pid(s) N) exited unexpectedly
     print(repr((tmp / "worker.err").read_text().strip("\x00\n")))  # what the worker wrote ✓ worker-stderr
+    #> ''
     #> 'ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).'
     #> ''
 # --8<-- [end:killed]

@@ -95,6 +95,8 @@ def diagnose(version: str, cuda: str | None, built: bool, available: bool) -> st
 
 print(diagnose("2.15.0+cpu", None, False, False))  # what a CPU-only wheel reports (not installed here) ✓ diagnose-cpu
 #> CPU-only build: reinstall torch from the index URL of a CUDA build
+print(diagnose("2.15.0+cu132", "13.2", True, True))  # and what a working GPU machine reports ✓ diagnose-works
+#> CUDA works
 facts = (torch.__version__, torch.version.cuda, torch.backends.cuda.is_built())
 if torch.cuda.is_available():  # requires: cuda
     assert diagnose(*facts, True) == "CUDA works"  # ✓ diagnose-gpu
