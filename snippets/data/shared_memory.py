@@ -7,6 +7,7 @@ Linux: the sharing strategies and the signals are Linux's. Worker process ids ar
 
 # --8<-- [start:setup]
 import contextlib
+import mmap
 import os
 import re
 import signal
@@ -146,16 +147,22 @@ for workers in (1, 0):
 # --8<-- [end:num-workers-zero]
 
 # --8<-- [start:messages]
-lib = Path(torch.__file__).parent / "lib"
-python_lib = b"".join(p.read_bytes() for p in lib.glob("*torch_python*"))
-cpu_lib = b"".join(p.read_bytes() for p in lib.glob("*torch_cpu*"))
+def library_has(name: str, *texts: bytes) -> bool:
+    """Whether the installed torch's library `name` (a glob, under torch/lib) holds every text."""
+    for path in (Path(torch.__file__).parent / "lib").glob(name):
+        with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if all(data.find(text) >= 0 for text in texts):  # read from disk as needed, not all at once
+                return True
+    return False
+
+
 dataloader_source = Path(torch.utils.data.dataloader.__file__).read_text(encoding="utf-8")
 print(
     {
-        "is killed by signal": b"DataLoader worker (pid " in python_lib and b"by signal: " in python_lib,
-        "out of shared memory": b"workers are out of shared memory" in python_lib,
-        "bus error in worker": b"Unexpected bus error encountered in worker" in python_lib,
-        "unable to open shared memory object": b"unable to open shared memory object" in cpu_lib,
+        "is killed by signal": library_has("*torch_python*", b"DataLoader worker (pid ", b"by signal: "),
+        "out of shared memory": library_has("*torch_python*", b"workers are out of shared memory"),
+        "bus error in worker": library_has("*torch_python*", b"Unexpected bus error encountered in worker"),
+        "unable to open shared memory object": library_has("*torch_cpu*", b"unable to open shared memory object"),
         "Too many open files": "Too many open files. Communication with the" in dataloader_source,
     }
 )  # where each message is written in the installed torch ✓ messages

@@ -9,7 +9,6 @@ the driver-less ones in an `if not torch.cuda.is_available()` branch.
 
 # --8<-- [start:setup]
 import importlib.metadata
-import re
 import warnings
 from pathlib import Path
 
@@ -40,15 +39,12 @@ cuda_requirements = [r for r in importlib.metadata.requires("torch") or [] if r.
 print(len(cuda_requirements) > 0, cuda_requirements[0].split(";")[0])  # the CUDA libraries are pip packages ✓ cuda-requirements
 #> True cuda-toolkit[cublas,cudart,cufft,cufile,cupti,cusolver,cusparse,nvjitlink,nvrtc,nvtx]==13.2.2
 
-nvidia_files = [
-    (dist.metadata["Name"], file.name)
-    for dist in importlib.metadata.distributions()
-    if dist.metadata["Name"].lower().startswith(("nvidia", "cuda"))
-    for file in dist.files or []
-]
-print([pair for pair in nvidia_files if re.fullmatch(r"libcudart\.so\.\d+", pair[1])])  # the runtime: installed ✓ runtime-installed
-#> [('nvidia-cuda-runtime', 'libcudart.so.13')]
-print([pair for pair in nvidia_files if re.fullmatch(r"libcuda\.so(\.\d+)*", pair[1])])  # the driver's library: not ✓ no-driver-package
+site_packages = Path(torch.__file__).parents[1]  # where pip installed torch and its dependencies
+runtime = sorted(p.relative_to(site_packages).as_posix() for p in site_packages.glob("nvidia/**/libcudart.so.*"))
+driver = sorted(p.relative_to(site_packages).as_posix() for p in site_packages.glob("nvidia/**/libcuda.so*"))
+print(runtime)  # the CUDA runtime: installed with torch ✓ runtime-installed
+#> ['nvidia/cu13/lib/libcudart.so.13']
+print(driver)  # the driver's library: not ✓ no-driver-package
 #> []
 # --8<-- [end:runtime-driver]
 
