@@ -157,7 +157,7 @@ def library_has(name: str, *texts: bytes) -> bool:
 
 
 dataloader_source = Path(torch.utils.data.dataloader.__file__).read_text(encoding="utf-8")
-print(
+print(  # where each message is written in the installed torch ✓ messages
     {
         "is killed by signal": library_has("*torch_python*", b"DataLoader worker (pid ", b"by signal: "),
         "out of shared memory": library_has("*torch_python*", b"workers are out of shared memory"),
@@ -165,7 +165,7 @@ print(
         "unable to open shared memory object": library_has("*torch_cpu*", b"unable to open shared memory object"),
         "Too many open files": "Too many open files. Communication with the" in dataloader_source,
     }
-)  # where each message is written in the installed torch ✓ messages
+)
 #> {'is killed by signal': True, 'out of shared memory': True, 'bus error in worker': True, 'unable to open shared memory object': True, 'Too many open files': True}
 scratch.cleanup()
 # --8<-- [end:messages]

@@ -67,14 +67,14 @@ if not torch.cuda.is_available():  # this machine: a CUDA build, no GPU driver
 lib = Path(torch.__file__).parent / "lib"
 binaries = b"".join(path.read_bytes() for path in lib.glob("*c10_cuda*"))  # the CUDA part of the core library
 python_source = Path(torch.cuda.__file__).read_text(encoding="utf-8")
-print(
+print(  # where each message is written in the installed torch ✓ messages-found
     {
         "Found no NVIDIA driver": b"Found no NVIDIA driver on your system" in binaries,
         "driver too old": b"The NVIDIA driver on your system is too old (found version" in binaries,
         "not compiled": "Torch not compiled with CUDA enabled" in python_source,
         "sm not compatible": "is not compatible with the current PyTorch installation" in python_source,
     }
-)  # where each message is written in the installed torch ✓ messages-found
+)
 #> {'Found no NVIDIA driver': True, 'driver too old': True, 'not compiled': True, 'sm not compatible': True}
 # --8<-- [end:messages]
 

@@ -96,11 +96,11 @@ else:  # requires: cuda
         assert message.startswith(count_message), message  # ✓ gpu-count
 
 source = Path(torch.serialization.__file__).read_text(encoding="utf-8")
-print(
+print(  # the two messages torch.load can give, in the installed torch's source ✓ both-messages
     "is_available() is False" in source,
     "Attempting to deserialize object on {backend_name.upper()} device" in source,
     "Please use torch.load with map_location to map your storages" in source,
-)  # the two messages torch.load can give, in the installed torch's source ✓ both-messages
+)
 #> True True True
 # --8<-- [end:no-cuda]
 
