@@ -149,11 +149,11 @@ for workers in (1, 0):
 # --8<-- [start:messages]
 def library_has(name: str, *texts: bytes) -> bool:
     """Whether the installed torch's library `name` (a glob, under torch/lib) holds every text."""
+    found = False
     for path in (Path(torch.__file__).parent / "lib").glob(name):
         with path.open("rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            if all(data.find(text) >= 0 for text in texts):  # read from disk as needed, not all at once
-                return True
-    return False
+            found = found or all(data.find(text) >= 0 for text in texts)  # read from disk as needed
+    return found
 
 
 dataloader_source = Path(torch.utils.data.dataloader.__file__).read_text(encoding="utf-8")
