@@ -56,21 +56,21 @@ print(torch.multiprocessing.get_sharing_strategy())  # the default on Linux ✓ 
 
 
 class ManyTensors(Dataset):
-    """One sample holding 50 separate tensors: each one is shared on its own."""
+    """One sample holding 50 separate tensors (each one is shared on its own), and the worker's pid."""
 
     def __len__(self) -> int:
         return 1
 
-    def __getitem__(self, index: int) -> list:
-        return [torch.full((3,), float(k)) for k in range(50)]
+    def __getitem__(self, index: int) -> tuple:
+        return os.getpid(), [torch.full((3,), float(k)) for k in range(50)]
 
 
-def shared_memory_files() -> int:
-    """How many files this process holds open in /dev/shm, where shared tensors live."""
+def shared_memory_files(pid: int) -> int:
+    """How many files in /dev/shm made by process `pid` this process holds open."""
     held = 0
     for fd in os.listdir("/proc/self/fd"):
         with contextlib.suppress(OSError):  # an fd closed since the listing
-            held += os.readlink(f"/proc/self/fd/{fd}").startswith("/dev/shm/")
+            held += os.readlink(f"/proc/self/fd/{fd}").startswith(f"/dev/shm/torch_{pid}_")
     return held
 
 
@@ -78,11 +78,11 @@ default = torch.multiprocessing.get_sharing_strategy()
 try:
     for strategy in ("file_descriptor", "file_system"):
         torch.multiprocessing.set_sharing_strategy(strategy)  # before the loader starts its workers
-        received = list(DataLoader(ManyTensors(), batch_size=None, num_workers=1))
-        print(strategy, received[0][7].tolist(), shared_memory_files())  # ✓ open-files
-        #> file_descriptor [7.0, 7.0, 7.0] 51
-        #> file_system [7.0, 7.0, 7.0] 1
-        del received
+        [(worker_pid, tensors)] = list(DataLoader(ManyTensors(), batch_size=None, num_workers=1))
+        print(strategy, tensors[7].tolist(), shared_memory_files(worker_pid))  # ✓ open-files
+        #> file_descriptor [7.0, 7.0, 7.0] 50
+        #> file_system [7.0, 7.0, 7.0] 0
+        del tensors
 finally:
     torch.multiprocessing.set_sharing_strategy(default)  # a process-wide setting: put it back
 # --8<-- [end:strategies]
