@@ -1,0 +1,188 @@
+"""Checkpoints across devices and wrappers: map_location in all its forms, a GPU checkpoint on a machine
+without CUDA, load_state_dict and the model's own device and dtype, the `module.` and `_orig_mod.`
+prefixes, and what strict=False hides.
+
+Page: docs/models/checkpoint_devices.md
+Runs everywhere with the same output: what depends on having a GPU is in asserts.
+"""
+
+# --8<-- [start:setup]
+import pickle
+import tempfile
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
+from torch.nn.parallel import DistributedDataParallel
+
+torch.manual_seed(0)
+scratch = tempfile.TemporaryDirectory()
+tmp = Path(scratch.name)
+
+
+def make_model() -> nn.Module:
+    return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+
+
+model = make_model()
+# --8<-- [end:setup]
+
+
+# --8<-- [start:gpu-files]
+def save_as_if_on(device: str, state: dict, path: Path) -> None:
+    """Save `state` with every CPU storage tagged `device`, as if saved from that GPU."""
+    entry = (0, lambda storage: device if storage.device.type == "cpu" else None, lambda storage, location: None)
+    torch.serialization.register_package(*entry)  # asked before PyTorch's own taggers
+    try:
+        torch.save(state, path)
+    finally:
+        torch.serialization._package_registry.remove(entry)  # no public undo
+
+
+save_as_if_on("cuda:0", model.state_dict(), tmp / "gpu0.pt")
+save_as_if_on("cuda:1", model.state_dict(), tmp / "gpu1.pt")
+tags = []
+torch.load(tmp / "gpu1.pt", map_location=lambda storage, loc: tags.append(loc) or storage, weights_only=True)
+print(sorted(set(tags)))  # ✓ tagged
+#> ['cuda:1']
+# --8<-- [end:gpu-files]
+
+# --8<-- [start:map-location]
+forms = {
+    '"cpu"': "cpu",
+    'torch.device("cpu")': torch.device("cpu"),
+    '{"cuda:1": "cpu"}': {"cuda:1": "cpu"},
+    "lambda storage, loc: storage": lambda storage, loc: storage,
+}
+for name, map_location in forms.items():
+    state = torch.load(tmp / "gpu1.pt", map_location=map_location, weights_only=True)
+    same = all(torch.equal(state[k], v) for k, v in model.state_dict().items())
+    print(f"{name:30} {sorted({t.device.type for t in state.values()})} {same}")  # ✓ forms
+    #> "cpu"                          ['cpu'] True
+    #> torch.device("cpu")            ['cpu'] True
+    #> {"cuda:1": "cpu"}              ['cpu'] True
+    #> lambda storage, loc: storage   ['cpu'] True
+# --8<-- [end:map-location]
+
+# --8<-- [start:no-cuda]
+if not torch.cuda.is_available():
+    message = (
+        "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+        "If you are running on a CPU-only machine, please use torch.load with "
+        "map_location=torch.device('cpu') to map your storages to the CPU."
+    )
+    refused = []
+    for file in ("gpu0.pt", "gpu1.pt"):
+        try:
+            torch.load(tmp / file, weights_only=True)  # no map_location: back to the saved device
+        except (RuntimeError, pickle.UnpicklingError) as err:  # torch 2.4 wraps it in an UnpicklingError
+            refused.append((type(err).__name__, message in str(err)))
+    error_type = "RuntimeError" if torch.__version__ >= (2, 6) else "UnpicklingError"
+    assert refused == [(error_type, True)] * 2, refused  # the same for cuda:0 and cuda:1 ✓ refused
+else:  # requires: cuda
+    on_gpu = torch.load(tmp / "gpu0.pt", weights_only=True)
+    assert {t.device for t in on_gpu.values()} == {torch.device("cuda", 0)}  # ✓ gpu-default
+    moved = torch.load(tmp / "gpu1.pt", map_location={"cuda:1": "cuda:0"}, weights_only=True)  # GPU 1 -> GPU 0
+    assert {t.device for t in moved.values()} == {torch.device("cuda", 0)}  # ✓ gpu-remap
+    if torch.cuda.device_count() == 1:
+        message = ""
+        try:
+            torch.load(tmp / "gpu1.pt", weights_only=True)
+        except RuntimeError as err:
+            message = str(err)
+        count_message = "Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1"
+        assert message.startswith(count_message), message  # ✓ gpu-count
+
+source = Path(torch.serialization.__file__).read_text(encoding="utf-8")
+print(  # the two messages torch.load can give, in the installed torch's source ✓ both-messages
+    "is_available() is False" in source,
+    "Attempting to deserialize object on {backend_name.upper()} device" in source,
+    "Please use torch.load with map_location to map your storages" in source,
+)
+#> True True True
+# --8<-- [end:no-cuda]
+
+# --8<-- [start:into-model]
+state = torch.load(tmp / "gpu1.pt", map_location="cpu", weights_only=True)  # float32 tensors on the CPU
+target = make_model().double()  # a model in float64
+pointer = target[0].weight.data_ptr()
+target.load_state_dict(state)  # copies the values INTO the model's own tensors
+print(target[0].weight.dtype, target[0].weight.data_ptr() == pointer)  # its dtype, its memory ✓ copy-into
+#> torch.float64 True
+print(torch.allclose(target[0].weight.float(), model[0].weight))  # with the checkpoint's values ✓ copy-values
+#> True
+
+target.load_state_dict(state, assign=True)  # assign=True: take the checkpoint's tensors instead
+print(target[0].weight.dtype)  # ✓ assign
+#> torch.float32
+skeleton = nn.Linear(4, 8, device="meta")  # a model with no memory yet
+skeleton.load_state_dict({"weight": state["0.weight"], "bias": state["0.bias"]}, assign=True)
+print(skeleton.weight.device)  # assign=True gives it the checkpoint's tensors, on their device ✓ assign-meta
+#> cpu
+# --8<-- [end:into-model]
+
+# --8<-- [start:prefixes]
+dp_state = nn.DataParallel(model).state_dict()  # nn.DataParallel, as saved in many repositories
+
+store = dist.FileStore(str(tmp / "store"), 1)
+dist.init_process_group("gloo", store=store, rank=0, world_size=1)  # DDP needs a group: one process
+try:
+    ddp_state = DistributedDataParallel(model).state_dict()
+finally:
+    dist.destroy_process_group()
+
+compiled_state = torch.compile(model).state_dict()  # no compilation happens before the first call
+
+for name, state in [("DataParallel", dp_state), ("DDP", ddp_state), ("torch.compile", compiled_state)]:
+    print(f"{name:14} {next(iter(state))}")  # ✓ prefixes
+    #> DataParallel   module.0.weight
+    #> DDP            module.0.weight
+    #> torch.compile  _orig_mod.0.weight
+# --8<-- [end:prefixes]
+
+# --8<-- [start:strip]
+for prefix, state in [("module.", dp_state), ("module.", ddp_state), ("_orig_mod.", compiled_state)]:
+    consume_prefix_in_state_dict_if_present(state, prefix)  # in place; keys without it stay
+    print(make_model().load_state_dict(state))  # ✓ stripped
+    #> <All keys matched successfully>
+    #> <All keys matched successfully>
+    #> <All keys matched successfully>
+
+plain = {k.removeprefix("module."): v for k, v in nn.DataParallel(model).state_dict().items()}  # by hand
+print(make_model().load_state_dict(plain))  # ✓ removeprefix
+#> <All keys matched successfully>
+
+wrapped = nn.DataParallel(make_model())
+print(wrapped.module.load_state_dict(model.state_dict()))  # a plain checkpoint into a wrapper: into .module ✓ into-module
+#> <All keys matched successfully>
+# --8<-- [end:strip]
+
+# --8<-- [start:strict-false]
+fresh = make_model()
+before = fresh[0].weight.clone()
+result = fresh.load_state_dict(nn.DataParallel(model).state_dict(), strict=False)  # the prefix left in
+print(len(result.missing_keys), len(result.unexpected_keys))  # every key missed, every key unexpected ✓ strict-false-all
+#> 4 4
+print(torch.equal(fresh[0].weight, before))  # no error, and nothing was loaded ✓ strict-false-nothing
+#> True
+
+
+def load_checked(model: nn.Module, state: dict, may_miss: tuple[str, ...] = ()) -> None:
+    """load_state_dict(strict=False), refusing to go on when a key it should have loaded is missing."""
+    result = model.load_state_dict(state, strict=False)
+    missing = [k for k in result.missing_keys if not k.startswith(may_miss)]
+    if missing:
+        raise KeyError(f"{len(missing)} keys not loaded, e.g. {missing[:2]}; unexpected: {result.unexpected_keys[:2]}")
+
+
+try:
+    load_checked(make_model(), nn.DataParallel(model).state_dict())
+except KeyError as err:
+    print(err)  # ✓ load-checked
+    #> "4 keys not loaded, e.g. ['0.weight', '0.bias']; unexpected: ['module.0.weight', 'module.0.bias']"
+without_head = {k: v for k, v in model.state_dict().items() if not k.startswith("2.")}  # a new head: not in it
+load_checked(make_model(), without_head, may_miss=("2.",))  # the head may be missing, nothing else ✓ load-checked-ok
+scratch.cleanup()
+# --8<-- [end:strict-false]

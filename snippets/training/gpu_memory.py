@@ -1,0 +1,207 @@
+"""GPU memory: reading an out-of-memory message, and what to try in what order (batch size, no_grad,
+autocast, gradient accumulation, activation checkpointing, empty_cache), each step's effect measured as
+the bytes autograd saves for the backward pass (on any device), and memory that grows every step.
+
+Page: docs/training/gpu_memory.md
+Runs everywhere with the same output; the lines marked `# requires: cuda` measure the GPU's allocator
+and run only on a machine with a CUDA GPU.
+"""
+
+# --8<-- [start:setup]
+import re
+from pathlib import Path
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+from torch.utils.checkpoint import checkpoint
+
+on_gpu = torch.cuda.is_available()
+device = torch.device("cuda" if on_gpu else "cpu")
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10)).to(device)
+parameters = {p.untyped_storage().data_ptr() for p in net.parameters()}
+
+
+def saved_bytes(forward) -> tuple[int, torch.Tensor]:
+    """Bytes of the tensors autograd saves for backward while `forward()` runs, weights not counted."""
+    saved = {}
+
+    def pack(tensor: torch.Tensor) -> torch.Tensor:
+        if tensor.untyped_storage().data_ptr() not in parameters:  # the weights are in memory anyway
+            saved[tensor.data_ptr(), tensor.shape] = tensor.numel() * tensor.element_size()  # each once
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        out = forward()
+    return sum(saved.values()), out
+
+
+# --8<-- [end:setup]
+
+# --8<-- [start:message]
+# A message of the current form, as a user pasted it (tensorflow/tpu#1058):
+pasted = (
+    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.50 GiB. GPU 0 has a total capacity "
+    "of 21.99 GiB of which 6.62 GiB is free. Including non-PyTorch memory, this process has 15.35 GiB memory "
+    "in use. Of the allocated memory 6.15 GiB is allocated by PyTorch, and 8.71 GiB is reserved by PyTorch "
+    "but unallocated."
+)
+pattern = (
+    r"Tried to allocate (?P<tried>[\d.]+) GiB\. GPU \d+ has a total capacity of (?P<total>[\d.]+) GiB "
+    r"of which (?P<free>[\d.]+) GiB is free\. Including non-PyTorch memory, this process has "
+    r"(?P<process>[\d.]+) GiB memory in use\. Of the allocated memory (?P<allocated>[\d.]+) GiB is allocated "
+    r"by PyTorch, and (?P<cached>[\d.]+) GiB is reserved by PyTorch but unallocated"
+)
+gib = {k: float(v) for k, v in re.search(pattern, pasted).groupdict().items()}
+print(gib)  # ✓ parsed
+#> {'tried': 7.5, 'total': 21.99, 'free': 6.62, 'process': 15.35, 'allocated': 6.15, 'cached': 8.71}
+print(gib["tried"] > gib["free"], gib["cached"] > gib["tried"])  # too little free, but more cached than asked ✓ fragmented
+#> True True
+print(round(gib["process"] - gib["allocated"] - gib["cached"], 2))  # this process, outside PyTorch's cache ✓ outside
+#> 0.49
+# --8<-- [end:message]
+
+# --8<-- [start:compiled]
+binary = b"".join(path.read_bytes() for path in (Path(torch.__file__).parent / "lib").glob("*c10_cuda*"))
+current = [
+    "CUDA out of memory. Tried to allocate",
+    " has a total capacity of ",
+    " is free. ",
+    "Including non-PyTorch memory, this process",
+    "Of the allocated memory ",
+    " is allocated by PyTorch, ",
+    " is reserved by PyTorch but unallocated.",
+    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.",
+]
+old = ["total capacity; ", " already allocated; ", "reserved in total by PyTorch", " has a total capacty of "]
+print(all(part.encode() in binary for part in current))  # every part of the current form ✓ current-form
+#> True
+print([part.encode() in binary for part in old])  # none of the old ones ✓ old-form
+#> [False, False, False, False]
+# --8<-- [end:compiled]
+
+# --8<-- [start:batch-size]
+for batch_size in (64, 32, 16):
+    batch = torch.randn(batch_size, 256, device=device)
+    activations, _ = saved_bytes(lambda batch=batch: net(batch))
+    print(batch_size, activations)  # ✓ batch-bytes
+    #> 64 327680
+    #> 32 163840
+    #> 16 81920
+# --8<-- [end:batch-size]
+
+# --8<-- [start:no-grad]
+x = torch.randn(64, 256, device=device)
+with torch.no_grad():
+    activations, out = saved_bytes(lambda: net(x))
+print(activations, out.requires_grad)  # evaluation under no_grad saves nothing ✓ no-grad-bytes
+#> 0 False
+# --8<-- [end:no-grad]
+
+
+# --8<-- [start:autocast]
+def autocast_forward(batch: torch.Tensor) -> torch.Tensor:
+    with torch.autocast(device.type, dtype=torch.bfloat16):  # on a GPU, float16 works the same way here
+        return net(batch)
+
+
+for batch_size in (64, 1024):
+    batch = torch.randn(batch_size, 256, device=device)
+    full, _ = saved_bytes(lambda batch=batch: net(batch))
+    half, out = saved_bytes(lambda batch=batch: autocast_forward(batch))
+    print(batch_size, full, half, round(half / full, 2), out.dtype)  # ✓ autocast-bytes
+    #> 64 327680 698368 2.13 torch.bfloat16
+    #> 1024 5242880 3155968 0.6 torch.bfloat16
+# --8<-- [end:autocast]
+
+# --8<-- [start:accumulation]
+x, y = torch.randn(64, 256, device=device), torch.randint(0, 10, (64,), device=device)
+whole, out = saved_bytes(lambda: net(x))
+F.cross_entropy(out, y).backward()
+big_batch_grad = net[0].weight.grad.clone()
+net.zero_grad()
+
+steps = 4
+per_step = []
+for xb, yb in zip(x.chunk(steps), y.chunk(steps), strict=True):  # 4 micro-batches of 16, one backward each
+    activations, out = saved_bytes(lambda xb=xb: net(xb))
+    per_step.append(activations)
+    (F.cross_entropy(out, yb) / steps).backward()  # the graph of this micro-batch is freed here
+print(whole, max(per_step))  # ✓ accumulation-bytes
+#> 327680 81920
+print(torch.allclose(net[0].weight.grad, big_batch_grad, atol=1e-6))  # the same gradient ✓ accumulation-same
+#> True
+net.zero_grad()
+# --8<-- [end:accumulation]
+
+# --8<-- [start:checkpointing]
+plain, out = saved_bytes(lambda: net(x))
+out.sum().backward()
+plain_grad = net[0].weight.grad.clone()
+net.zero_grad()
+
+recomputed, out = saved_bytes(lambda: net[4](checkpoint(net[:4], x, use_reentrant=False)))
+out.sum().backward()  # net[:4] runs a second time here, to rebuild what it did not keep
+print(plain, recomputed)  # ✓ checkpoint-bytes
+#> 327680 196608
+print(torch.allclose(net[0].weight.grad, plain_grad))  # the same gradient, for one more forward pass ✓ checkpoint-same
+#> True
+net.zero_grad()
+# --8<-- [end:checkpointing]
+
+
+# --8<-- [start:growing]
+def graph_nodes(tensor: torch.Tensor) -> int:
+    """How many autograd nodes the tensor's graph holds (each keeps what it saved)."""
+    seen, stack = set(), [tensor.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None and node not in seen:
+            seen.add(node)
+            stack.extend(next_node for next_node, _ in node.next_functions)
+    return len(seen)
+
+
+total = 0.0
+for step in range(3):
+    loss = F.cross_entropy(net(x), y)
+    total = total + loss  # a tensor: it keeps this step's graph, and every earlier one
+    print(step, graph_nodes(total))  # ✓ graph-grows
+    #> 0 17
+    #> 1 28
+    #> 2 39
+
+total = 0.0
+for _ in range(3):
+    loss = F.cross_entropy(net(x), y)
+    total += loss.item()  # a Python number: the graph is freed with `loss`
+print(type(total).__name__)  # ✓ item-frees
+#> float
+# --8<-- [end:growing]
+
+# --8<-- [start:empty-cache]
+assert torch.cuda.empty_cache() is None  # without CUDA there is nothing to free, and no error ✓ empty-cache-cpu
+if on_gpu:  # requires: cuda
+    torch.cuda.synchronize()
+    peaks = {}
+    for name, step in [
+        ("batch 64", lambda: net(torch.randn(64, 256, device="cuda")).sum().backward()),
+        ("batch 16", lambda: net(torch.randn(16, 256, device="cuda")).sum().backward()),
+    ]:
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+        step()
+        peaks[name] = torch.cuda.max_memory_allocated() - base
+        net.zero_grad(set_to_none=True)
+    assert peaks["batch 16"] < peaks["batch 64"]  # ✓ gpu-batch-peak
+    kept = torch.empty(2**28, dtype=torch.uint8, device="cuda")  # 256 MiB, still referenced
+    allocated = torch.cuda.memory_allocated()
+    torch.cuda.empty_cache()
+    assert torch.cuda.memory_allocated() == allocated  # empty_cache cannot free a live tensor ✓ gpu-live-kept
+    reserved = torch.cuda.memory_reserved()
+    del kept  # freed for PyTorch, still reserved in its cache
+    assert torch.cuda.memory_reserved() == reserved  # ✓ gpu-del-cached
+    torch.cuda.empty_cache()
+    assert torch.cuda.memory_reserved() <= reserved - 2**28  # now returned to the GPU ✓ gpu-returned
+# --8<-- [end:empty-cache]
