@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 
 from docverify.contract import demand
-from docverify.site.site_config import markdown_options
 from docverify.paths import REPO_ROOT
+from docverify.site.site_config import markdown_options
 
 TARGET = 0.90
 

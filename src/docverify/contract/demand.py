@@ -27,9 +27,29 @@ from docverify.paths import REPO_ROOT
 CORPUS = Path("demand") / "errors.yaml"
 FIELDS = ("id", "message", "key", "source", "lang", "topic", "scope", "reason")
 TOPICS = frozenset(
-    "shapes dtype-device cuda-memory cuda-runtime install-cuda autograd losses saving-loading "
-    "data-loading distributed amp train-eval finetune-freeze indexing optim-sched "
-    "reproducibility performance internals tensors-basics transforms other".split()
+    [
+        "shapes",
+        "dtype-device",
+        "cuda-memory",
+        "cuda-runtime",
+        "install-cuda",
+        "autograd",
+        "losses",
+        "saving-loading",
+        "data-loading",
+        "distributed",
+        "amp",
+        "train-eval",
+        "finetune-freeze",
+        "indexing",
+        "optim-sched",
+        "reproducibility",
+        "performance",
+        "internals",
+        "tensors-basics",
+        "transforms",
+        "other",
+    ]
 )
 
 
