@@ -69,7 +69,7 @@ print(raised(lambda: float(losses)))  # ✓ scalar-message
 print(raised(lambda: torch.tensor([losses, losses])))  # a list of tensors into torch.tensor ✓ scalar-list
 #> ValueError: only one element tensors can be converted to Python scalars
 assert raised(lambda: int(losses)) == raised(lambda: float(losses))  # int() the same ✓ scalar-message
-print(raised(lambda: losses.item()))  # .item() says it with the count ✓ scalar-item
+print(raised(losses.item))  # .item() says it with the count ✓ scalar-item
 #> RuntimeError: a Tensor with 3 elements cannot be converted to Scalar
 # --8<-- [end:scalar]
 
