@@ -67,11 +67,11 @@ assert not torch.equal(model.weight, before)  # the step was taken ✓ unscale-f
 
 # --8<-- [start:amp-deprecated]
 with without_gpu():
-    for line in warned(lambda: torch.cuda.amp.GradScaler()):  # the old spelling ✓ amp-scaler-message
+    for line in warned(torch.cuda.amp.GradScaler):  # the old spelling ✓ amp-scaler-message
         print(line)
         #> FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', args...)` instead.
         #> UserWarning: torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.
-print(warned(lambda: torch.cuda.amp.autocast())[0])  # ✓ amp-autocast-message
+print(warned(torch.cuda.amp.autocast)[0])  # ✓ amp-autocast-message
 #> FutureWarning: `torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', args...)` instead.
 # --8<-- [end:amp-deprecated]
 
