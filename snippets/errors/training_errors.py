@@ -67,8 +67,8 @@ assert not torch.equal(model.weight, before)  # the step was taken ✓ unscale-f
 
 # --8<-- [start:amp-deprecated]
 with without_gpu():
-    for line in warned(torch.cuda.amp.GradScaler):  # the old spelling ✓ amp-scaler-message
-        print(line)
+    for line in warned(torch.cuda.amp.GradScaler):  # the old spelling
+        print(line)  # ✓ amp-scaler-message
         #> FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', args...)` instead.
         #> UserWarning: torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.
 print(warned(torch.cuda.amp.autocast)[0])  # ✓ amp-autocast-message
@@ -193,8 +193,8 @@ assert torch.equal(torch.autograd.Variable(features), features)  # Variable(x) i
 # --8<-- [end:volatile-fix]
 
 # --8<-- [start:pretrained]
-for line in warned(lambda: torchvision.models.resnet18(pretrained=False)):  # ✓ pretrained-message
-    print(line)
+for line in warned(lambda: torchvision.models.resnet18(pretrained=False)):
+    print(line)  # ✓ pretrained-message
     #> UserWarning: The parameter 'pretrained' is deprecated since 0.13 and may be removed in the future, please use 'weights' instead.
     #> UserWarning: Arguments other than a weight enum or `None` for 'weights' are deprecated since 0.13 and may be removed in the future. The current behavior is equivalent to passing `weights=None`.
 # --8<-- [end:pretrained]
