@@ -204,14 +204,17 @@ def gpus(count):
     return mock.patch.multiple("torch.cuda", is_available=lambda: count > 0, device_count=lambda: count)
 
 
+messages = []
 for count in (0, 1):
     with gpus(count):
         try:
             torch.load(tmp / "gpu.pt")
         except RuntimeError as err:
-            print(f"{type(err).__name__}: {err}")  # ✓ on-gpu-message on-gpu-count
+            messages.append(str(err))
+            print(f"{type(err).__name__}: {err}")  # ✓ on-gpu-message
             #> RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.
             #> RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.
+assert "CUDA device 1 but torch.cuda.device_count() is 1" in messages[1]  # one GPU: no cuda:1 ✓ on-gpu-count
 # --8<-- [end:on-gpu]
 
 # --8<-- [start:on-gpu-fix]
@@ -270,7 +273,7 @@ assert not (tmp / "model.pt.partial").exists()  # ✓ truncated-fix
 # --8<-- [end:truncated-fix]
 
 # --8<-- [start:load-key]
-(tmp / "html.pt").write_bytes(b"<!DOCTYPE html>\n<html>...")  # a web page saved under the checkpoint's name
+(tmp / "html.pt").write_bytes(b"<!DOCTYPE html>\n...")  # a web page saved under the checkpoint's name
 (tmp / "lfs.pt").write_bytes(b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 46827520\n")
 for name in ("html.pt", "lfs.pt"):
     try:
@@ -296,7 +299,7 @@ def what_is(path):
         return "a checkpoint (zip archive)"
     if head.startswith(b"version https://git-lfs"):
         return "a Git LFS pointer: run `git lfs pull`"
-    if head.lstrip().lower().startswith((b"<!doctype html", b"<html")):
+    if head.lstrip().lower().startswith(b"<!doctype html"):
         return "a web page: download the file itself"
     return "something else"
 
