@@ -76,8 +76,8 @@ with warnings.catch_warnings(record=True) as caught:  # anomaly mode reports thr
             #> the backtrace further above shows the operation that failed to compute its gradient. The variable in question was changed in there or anywhere later. Good luck!
 assert caught[0].category is UserWarning  # ✓ anomaly-node
 report = str(caught[0].message)
-print(report.split(".", maxsplit=1)[0])  # the backward node that failed ... ✓ anomaly-node
-#> Error detected in SigmoidBackward0
+print(report.splitlines()[0])  # the backward node that failed ... ✓ anomaly-node
+#> Error detected in SigmoidBackward0. Traceback of forward call that caused the error:
 print(re.findall(r"\n    (\S.*)", report)[-1])  # ... and the forward line that made it ✓ anomaly-line
 #> y = torch.sigmoid(h)  # sigmoid saves its output y: its gradient is y * (1 - y)
 # --8<-- [end:inplace-anomaly]
@@ -283,3 +283,97 @@ torch.linalg.vector_norm(zero).backward()
 print(zero.grad)  # the norm's gradient at a zero vector: 0, not nan ✓ nan-norm-zero
 #> tensor([0., 0.])
 # --8<-- [end:nan-fix]
+
+# --8<-- [start:custom-function]
+class Clip(torch.autograd.Function):
+    """A custom operation with a forward pass only."""
+
+    @staticmethod
+    def forward(ctx, t):
+        return t.clamp(-1, 1)
+
+
+t = torch.tensor([-2.0, 0.5, 3.0], requires_grad=True)
+out = Clip.apply(t)
+print(out.grad_fn.name())  # the forward pass works and records a node ✓ custom-forward
+#> ClipBackward
+try:
+    out.sum().backward()
+except NotImplementedError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ custom-message
+    #> NotImplementedError: You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.
+# --8<-- [end:custom-function]
+
+# --8<-- [start:custom-function-fix]
+class ClipWithGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t.clamp(-1, 1)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (t,) = ctx.saved_tensors
+        return grad_output * (t.abs() <= 1)  # 1 inside the range, 0 where clamp cut
+
+
+t.grad = None
+ClipWithGrad.apply(t).sum().backward()
+assert t.grad.tolist() == [0.0, 1.0, 0.0]  # ✓ custom-fixed
+reference = t.detach().clone().requires_grad_()
+reference.clamp(-1, 1).sum().backward()
+assert torch.equal(t.grad, reference.grad)  # the gradient clamp itself has ✓ custom-fixed
+# --8<-- [end:custom-function-fix]
+
+# --8<-- [start:non-leaf-grad]
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+scaled = w * 3  # made by an operation: not a leaf
+scaled.sum().backward()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print(scaled.grad)  # ✓ non-leaf-none
+    #> None
+print(f"{caught[0].category.__name__}: {str(caught[0].message).split(' Its .grad')[0]}")  # ✓ non-leaf-message
+#> UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed.
+print(w.is_leaf, scaled.is_leaf, w.grad)  # the leaf got its gradient ✓ non-leaf-leaf
+#> True False tensor([3., 3.])
+# --8<-- [end:non-leaf-grad]
+
+# --8<-- [start:non-leaf-grad-fix]
+w.grad = None
+scaled = w * 3
+scaled.retain_grad()  # keep this intermediate's gradient too
+scaled.sum().backward()
+assert scaled.grad.tolist() == [1.0, 1.0] and w.grad.tolist() == [3.0, 3.0]  # ✓ non-leaf-fixed
+moved = torch.tensor([1.0, 2.0], requires_grad=True).to(torch.float64)  # .to(), .cuda(): also not leaves
+assert not moved.is_leaf  # ✓ non-leaf-to
+leaf = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)  # made where it is used: a leaf
+assert leaf.is_leaf  # ✓ non-leaf-to
+# --8<-- [end:non-leaf-grad-fix]
+
+# --8<-- [start:inference]
+model = nn.Linear(2, 1)
+with torch.inference_mode():
+    features = model(x)  # computed under inference_mode: an inference tensor
+print(features.is_inference())  # ✓ inference-is
+#> True
+head = nn.Linear(1, 1)  # trained on top of those features
+try:
+    head(features).sum().backward()
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ inference-message
+    #> RuntimeError: Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.
+# --8<-- [end:inference]
+
+# --8<-- [start:inference-fix]
+with torch.no_grad():
+    features = model(x)  # no_grad: a normal tensor without history
+assert not features.is_inference()
+head(features).sum().backward()
+assert head.weight.grad is not None and model.weight.grad is None  # only the head learns ✓ inference-fixed
+with torch.inference_mode():
+    frozen = model(x)
+head.zero_grad()
+head(frozen.clone()).sum().backward()  # or clone the inference tensor outside inference_mode
+assert torch.equal(head.weight.grad, frozen.sum(dim=0, keepdim=True).T)  # ✓ inference-clone
+# --8<-- [end:inference-fix]

@@ -6,11 +6,16 @@ Page: docs/errors/data_loading_errors.md
 
 # --8<-- [start:setup]
 import io
+import multiprocessing
+import os
 import pickle
 import re
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
@@ -269,3 +274,180 @@ if __name__ == "__main__":
     #>     print(next(iter(loader)))
     #>
 # --8<-- [end:bootstrap-fix]
+
+
+# --8<-- [start:killed]
+def killed_worker_error(sig, stderr_file):
+    """Kill a DataLoader's worker with `sig`, as the system does, and return what the loader raises.
+
+    The worker's own stderr goes to `stderr_file`, and it writes no core file."""
+    saved_stderr, saved_core = os.dup(2), resource.getrlimit(resource.RLIMIT_CORE)
+    os.dup2(stderr_file.fileno(), 2)  # the worker inherits these two when it is forked
+    resource.setrlimit(resource.RLIMIT_CORE, (0, saved_core[1]))
+    try:
+        batches = iter(DataLoader(torch.arange(64), num_workers=1))  # starts the worker
+    finally:
+        os.dup2(saved_stderr, 2)
+        os.close(saved_stderr)
+        resource.setrlimit(resource.RLIMIT_CORE, saved_core)
+    try:
+        next(batches)
+        os.kill(multiprocessing.active_children()[-1].pid, sig)
+        time.sleep(10)  # the loader notices its worker's death at once, and raises
+    except RuntimeError as err:
+        return re.sub(r"pid \d+", "pid <pid>", str(err)).rstrip()
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryFile(mode="w+") as worker_stderr:
+        for sig in (signal.SIGBUS, signal.SIGKILL, signal.SIGSEGV, signal.SIGILL):
+            print(killed_worker_error(sig, worker_stderr))  # ✓ killed-message
+            #> DataLoader worker (pid <pid>) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.
+            #> DataLoader worker (pid <pid>) is killed by signal: Killed.
+            #> DataLoader worker (pid <pid>) is killed by signal: Segmentation fault.
+            #> DataLoader worker (pid <pid>) is killed by signal: Illegal instruction.
+        worker_stderr.seek(0)
+        written = [line.strip(" \0\n") for line in worker_stderr if line.strip(" \0\n")]  # C strings end in \0
+    print("\n".join(written))  # what the workers themselves wrote before dying ✓ killed-worker-stderr
+    #> ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).
+    #> ERROR: Unexpected segmentation fault encountered in worker.
+# --8<-- [end:killed]
+
+# --8<-- [start:killed-fix]
+if __name__ == "__main__":
+    print(torch.multiprocessing.get_sharing_strategy())  # how batches travel from workers: shared memory ✓ killed-strategy
+    #> file_descriptor
+    shm = os.statvfs("/dev/shm") if os.path.exists("/dev/shm") else None  # the shared memory the workers use
+    assert shm is None or shm.f_bsize * shm.f_blocks > 0  # its size: `df -h /dev/shm` ✓ killed-shm
+    images = torch.randn(8, 3, 32, 32)
+    for workers in (0, 1):  # no worker processes, then one
+        loader = DataLoader(images, batch_size=4, num_workers=workers)
+        assert torch.equal(torch.cat(list(loader)), images)  # the same batches either way ✓ killed-fix-workers
+# --8<-- [end:killed-fix]
+
+
+# --8<-- [start:caught]
+class Labelled(Dataset):
+    """Samples with a label looked up in a dict: one id has no label."""
+
+    labels = {0: 1, 1: 0, 3: 1}
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i)]), self.labels[i]
+
+
+if __name__ == "__main__":
+    try:
+        list(DataLoader(Labelled(), batch_size=1, num_workers=1))
+    except KeyError as err:
+        worker_error = str(err)
+        print(worker_error.splitlines()[0])  # ✓ caught-message
+        #> Caught KeyError in DataLoader worker process 0.
+        print(worker_error.splitlines()[-1])  # the worker's own error: the last line ✓ caught-original
+        #> KeyError: 2
+# --8<-- [end:caught]
+
+# --8<-- [start:caught-fix]
+if __name__ == "__main__":
+    assert "in __getitem__" in worker_error  # the worker's traceback names the dataset's line ✓ caught-traceback
+    try:
+        list(DataLoader(Labelled(), batch_size=1, num_workers=0))  # no workers: the plain error
+    except KeyError as err:
+        assert err.args == (2,)  # the original exception, as the dataset raised it ✓ caught-fix-no-workers
+    fixed = [Labelled()[i] for i in Labelled.labels]  # the bug itself: sample 2 has no label
+    assert [int(x) for x, _ in fixed] == [0, 1, 3]  # ✓ caught-fix
+# --8<-- [end:caught-fix]
+
+# --8<-- [start:num-samples]
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as folder:
+        files = sorted(Path(folder).glob("train/*.jpg"))  # a wrong path finds no files, silently
+        print(len(files))  # ✓ num-samples-empty
+        #> 0
+        try:
+            DataLoader(files, batch_size=2, shuffle=True)
+        except ValueError as err:
+            print(f"{type(err).__name__}: {err}")  # ✓ num-samples-message
+            #> ValueError: num_samples should be a positive integer value, but got num_samples=0
+# --8<-- [end:num-samples]
+
+# --8<-- [start:num-samples-fix]
+def checked(dataset, where):
+    """The dataset, or an error that names what is empty."""
+    if len(dataset) == 0:
+        raise FileNotFoundError(f"no training samples found under {where}")
+    return dataset
+
+
+if __name__ == "__main__":
+    try:
+        checked([], "data/train")
+    except FileNotFoundError as err:
+        assert str(err) == "no training samples found under data/train"  # ✓ num-samples-fix
+    assert len(checked([Path("a.jpg")], "data/train")) == 1  # ✓ num-samples-fix
+    assert list(DataLoader([], batch_size=2)) == []  # without shuffle an empty loader gives no batches ✓ num-samples-no-shuffle
+# --8<-- [end:num-samples-fix]
+
+# --8<-- [start:too-many-workers]
+if __name__ == "__main__":
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        DataLoader(torch.arange(8), num_workers=cpus + 2)  # two more workers than CPUs
+    message = str(caught[0].message)
+    print(message.replace(f" {cpus + 2} ", " <cpus + 2> ").replace(f" {cpus}, ", " <cpus>, "))  # ✓ workers-message
+    #> This DataLoader will create <cpus + 2> worker processes in total. Our suggested max number of worker in current system is <cpus>, which is smaller than what this DataLoader is going to create. Please be aware that excessive worker creation might get DataLoader running slow or even freeze, lower the worker number to avoid potential slowness/freeze if necessary.
+# --8<-- [end:too-many-workers]
+
+# --8<-- [start:too-many-workers-fix]
+if __name__ == "__main__":
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # in this block a warning raises
+        loader = DataLoader(torch.arange(8), batch_size=4, num_workers=min(4, cpus))
+    assert loader.num_workers <= cpus  # ✓ workers-fix
+# --8<-- [end:too-many-workers-fix]
+
+# --8<-- [start:to-tensor-twice]
+if __name__ == "__main__":
+    twice = transforms.Compose([transforms.ToTensor(), transforms.ToTensor()])  # e.g. the dataset already converts
+    gray = Image.new("L", (28, 28), color=128)  # a grayscale digit
+    try:
+        twice(gray)
+    except TypeError as err:
+        print(f"{type(err).__name__}: {err}")  # ✓ to-tensor-message
+        #> TypeError: pic should be PIL Image or ndarray. Got <class 'torch.Tensor'>
+    try:
+        transforms.ToPILImage()(gray)  # the reverse: a PIL image into ToPILImage
+    except TypeError as err:
+        print(f"{type(err).__name__}: {err}")  # ✓ to-pil-message
+        #> TypeError: pic should be Tensor or ndarray. Got <class 'PIL.Image.Image'>.
+# --8<-- [end:to-tensor-twice]
+
+# --8<-- [start:to-tensor-twice-fix]
+if __name__ == "__main__":
+    once = transforms.ToTensor()(gray)  # convert once, at the end of the PIL transforms
+    assert once.shape == (1, 28, 28) and once.dtype == torch.float32  # ✓ to-tensor-fix
+    either = v2.Compose([v2.ToImage(), v2.ToDtype(torch.float32, scale=True)])  # v2 takes a PIL image or a tensor
+    assert torch.equal(either(gray), once) and torch.equal(either(v2.PILToTensor()(gray)), once)  # ✓ to-tensor-fix-v2
+# --8<-- [end:to-tensor-twice-fix]
+
+# --8<-- [start:normalize]
+if __name__ == "__main__":
+    normalize = transforms.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])  # ImageNet's, 3 channels
+    try:
+        normalize(once)  # a 1-channel image
+    except RuntimeError as err:
+        print(f"{type(err).__name__}: {err}")  # ✓ normalize-message
+        #> RuntimeError: output with shape [1, 28, 28] doesn't match the broadcast shape [3, 28, 28]
+# --8<-- [end:normalize]
+
+# --8<-- [start:normalize-fix]
+if __name__ == "__main__":
+    rgb = transforms.ToTensor()(gray.convert("RGB"))  # three equal channels, for an RGB model
+    assert normalize(rgb).shape == (3, 28, 28) and torch.equal(rgb[0], rgb[2])  # ✓ normalize-fix-rgb
+    one_channel = transforms.Normalize(mean=[0.5], std=[0.5])(once)  # or statistics for one channel
+    assert torch.allclose(one_channel, (once - 0.5) / 0.5)  # ✓ normalize-fix-gray
+# --8<-- [end:normalize-fix]

@@ -7,7 +7,11 @@ Run: torchrun --nproc_per_node=2 snippets/errors/distributed_errors.py
 # timeout: 120
 
 # --8<-- [start:setup]
+import argparse
+import contextlib
+import io
 import os
+import socket
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -161,3 +165,109 @@ print_rank0(results)  # ✓ skipped-fix
 #> [2.0, 2.0]
 dist.destroy_process_group()
 # --8<-- [end:skipped-fix]
+
+# --8<-- [start:env-rank]
+launch_vars = {name: os.environ.pop(name) for name in ["RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]}
+try:  # as `python train.py` runs: none of torchrun's variables
+    dist.init_process_group(backend="gloo", init_method="env://")
+except ValueError as err:
+    print_rank0(f"{type(err).__name__}: {err}")  # ✓ env-rank-message
+#> ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set
+os.environ["RANK"] = "0"
+try:
+    dist.init_process_group(backend="gloo")  # env:// is the default
+except ValueError as err:
+    print_rank0(str(err).split(": ")[-1])  # the next one it looks for ✓ env-rank-next
+#> environment variable WORLD_SIZE expected, but not set
+os.environ.update(launch_vars)  # back as torchrun set them
+# --8<-- [end:env-rank]
+
+# --8<-- [start:env-rank-fix]
+print_rank0({name: os.environ[name] for name in ["RANK", "WORLD_SIZE", "LOCAL_RANK"]})  # what torchrun sets ✓ env-rank-torchrun
+#> {'RANK': '0', 'WORLD_SIZE': '2', 'LOCAL_RANK': '0'}
+store = dist.TCPStore("127.0.0.1", 0, world_size=1, is_master=True, timeout=timedelta(seconds=30))  # port 0: any free one
+dist.init_process_group(backend="gloo", store=store, rank=0, world_size=1)  # or say it all, without torchrun
+assert dist.get_world_size() == 1 and dist.get_rank() == 0  # one process, on its own ✓ env-rank-fix
+dist.destroy_process_group()
+# --8<-- [end:env-rank-fix]
+
+# --8<-- [start:address-in-use]
+busy = socket.socket()
+busy.bind(("127.0.0.1", 0))  # another job's store, holding a port
+busy.listen()
+port = busy.getsockname()[1]
+try:
+    dist.TCPStore("127.0.0.1", port, world_size=1, is_master=True, timeout=timedelta(seconds=5))
+except RuntimeError as err:  # DistNetworkError is a RuntimeError
+    print_rank0(f"{type(err).__name__}: {err}".replace(str(port), "<port>"))  # ✓ address-message
+#> DistNetworkError: The server socket has failed to listen on any local network address. port: <port>, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use
+assert issubclass(dist.DistNetworkError, RuntimeError)  # ✓ address-message
+busy.close()
+# --8<-- [end:address-in-use]
+
+# --8<-- [start:address-in-use-fix]
+store = dist.TCPStore("127.0.0.1", 0, world_size=1, is_master=True, timeout=timedelta(seconds=5))  # port 0: a free one
+assert store.port not in (0, port)  # the port it got, to pass to the other processes ✓ address-fix
+store.set("ready", "yes")
+assert store.get("ready") == b"yes"  # ✓ address-fix
+del store
+# --8<-- [end:address-in-use-fix]
+
+# --8<-- [start:dataparallel]
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+wrapped = nn.DataParallel(Net())  # the model is now wrapped.module
+try:
+    head = wrapped.fc  # the layer, as code written for the plain model reaches it
+except AttributeError as err:
+    print_rank0(f"{type(err).__name__}: {err}")  # ✓ dataparallel-message
+#> AttributeError: 'DataParallel' object has no attribute 'fc'
+try:
+    inner = Net().module  # code written for the wrapped model, run on a plain one
+except AttributeError as err:
+    print_rank0(f"{type(err).__name__}: {err}")  # ✓ dataparallel-module
+#> AttributeError: 'Net' object has no attribute 'module'
+# --8<-- [end:dataparallel]
+
+# --8<-- [start:dataparallel-fix]
+assert wrapped.module.fc is wrapped.module.fc and isinstance(wrapped.module.fc, nn.Linear)  # ✓ dataparallel-fix
+for model in (wrapped, Net()):
+    inner = getattr(model, "module", model)  # the model itself, wrapped or not
+    assert isinstance(inner, Net)  # ✓ dataparallel-fix-either
+    assert torch.equal(model(torch.ones(3, 4)), inner.fc(torch.ones(3, 4)))  # both run the same layer ✓ dataparallel-fix-either
+# --8<-- [end:dataparallel-fix]
+
+# --8<-- [start:local-rank]
+old_style = argparse.ArgumentParser(prog="train.py")
+old_style.add_argument("--local_rank", type=int, default=0)  # what torch.distributed.launch used to pass
+errors = io.StringIO()
+with contextlib.redirect_stderr(errors):
+    try:
+        old_style.parse_args(["--local-rank=0"])  # what it passes from torch 2.0 on
+    except SystemExit as exit_code:
+        print_rank0(errors.getvalue().splitlines()[-1], exit_code.code)  # argparse exits with 2 ✓ local-rank-message
+#> train.py: error: unrecognized arguments: --local-rank=0 2
+new_style = argparse.ArgumentParser(prog="train.py")
+new_style.add_argument("--local-rank", type=int, default=0)  # the other way round
+errors = io.StringIO()
+with contextlib.redirect_stderr(errors):
+    try:
+        new_style.parse_args(["--local_rank=0"])  # what torch.distributed.launch passed before torch 2.0
+    except SystemExit:
+        print_rank0(errors.getvalue().splitlines()[-1])  # ✓ local-rank-reverse
+#> train.py: error: unrecognized arguments: --local_rank=0
+# --8<-- [end:local-rank]
+
+# --8<-- [start:local-rank-fix]
+parser = argparse.ArgumentParser(prog="train.py")
+parser.add_argument("--local-rank", "--local_rank", type=int, default=0, dest="local_rank")  # both spellings
+assert parser.parse_args(["--local-rank=1"]).local_rank == parser.parse_args(["--local_rank=1"]).local_rank == 1  # ✓ local-rank-fix
+assert int(os.environ["LOCAL_RANK"]) == rank  # or read it from the environment: torchrun sets it ✓ local-rank-env
+# --8<-- [end:local-rank-fix]

@@ -4,6 +4,9 @@ Page: docs/errors/dtype_device_errors.md
 """
 
 # --8<-- [start:setup]
+import inspect
+from pathlib import Path
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -150,3 +153,123 @@ assert big.weight.data_ptr() == checkpoint["weight"].data_ptr()  # the same memo
 x = torch.randn(4, 3)
 assert torch.allclose(big(x), x @ checkpoint["weight"].T + checkpoint["bias"])  # ✓ meta-runs
 # --8<-- [end:meta-fix]
+
+# --8<-- [start:scalar-type]
+batch = torch.randn(2, 3, 8, 8, dtype=torch.float64)  # float64 images, e.g. from NumPy
+backbone = nn.Conv2d(3, 4, kernel_size=3, bias=False)  # float32 weights, no bias (as before a BatchNorm)
+print(raised(lambda: backbone(batch)))  # ✓ scalar-double
+#> RuntimeError: expected scalar type Double but found Float
+print(raised(lambda: nn.Conv2d(3, 4, kernel_size=3)(batch)))  # with a bias, the bias is checked first ✓ scalar-bias
+#> RuntimeError: Input type (double) and bias type (float) should be the same
+a, b = torch.randn(1, 2, 3), torch.randn(1, 3, 2)
+print(raised(lambda: torch.bmm(a.half(), b)))  # a float16 input, a float32 weight ✓ scalar-half
+#> RuntimeError: expected scalar type Half but found Float
+print(raised(lambda: torch.bmm(a, b.half())))  # and the other way round ✓ scalar-half
+#> RuntimeError: expected scalar type Float but found Half
+print(raised(lambda: torch.bmm(a, b.double())))  # ✓ scalar-float-double
+#> RuntimeError: expected scalar type Float but found Double
+# --8<-- [end:scalar-type]
+
+# --8<-- [start:scalar-type-fix]
+out = backbone(batch.float())  # the input in the weights' dtype
+assert out.dtype == torch.float32 and out.shape == (2, 4, 6, 6)  # ✓ scalar-fix
+assert torch.allclose(out, F.conv2d(batch, backbone.weight.double()).float(), atol=1e-5)  # the same convolution ✓ scalar-fix
+assert torch.bmm(a.half(), b.half()).dtype == torch.float16  # both in float16: no error ✓ scalar-fix-half
+# --8<-- [end:scalar-type-fix]
+
+# --8<-- [start:not-implemented]
+half_layer = nn.Linear(3, 2).half()  # a float16 model, run on the CPU
+print(raised(lambda: half_layer(torch.randn(4, 3).half())))  # ✓ half-linear
+#> no error
+print(raised(lambda: nn.LayerNorm(3).half()(torch.randn(4, 3).half())))  # ✓ half-layernorm
+#> no error
+print(raised(lambda: nn.Conv2d(3, 4, 3).half()(torch.randn(1, 3, 8, 8).half())))  # ✓ half-conv
+#> no error
+token_ids = torch.tensor([[1, 2, 3]])  # integers, e.g. ids or labels, sent where floats belong
+print(raised(lambda: F.layer_norm(token_ids, (3,))))  # ✓ not-implemented-long
+#> NotImplementedError: "LayerNormKernelImpl" not implemented for 'Long'
+print(raised(lambda: F.softmax(token_ids, dim=-1)))  # ✓ not-implemented-softmax
+#> NotImplementedError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
+# --8<-- [end:not-implemented]
+
+# --8<-- [start:not-implemented-fix]
+probabilities = F.softmax(token_ids.float(), dim=-1)  # a float dtype the kernel has
+assert probabilities.dtype == torch.float32 and torch.allclose(probabilities.sum(), torch.tensor(1.0))  # ✓ not-implemented-fix
+full = nn.Linear(3, 2)
+half = nn.Linear(3, 2).half()
+half.load_state_dict(full.state_dict())  # the same weights, rounded to float16
+x = torch.randn(4, 3)
+assert torch.allclose(half(x.half()).float(), full(x), atol=1e-2)  # float16 on the CPU: close to float32 ✓ half-fix-close
+# --8<-- [end:not-implemented-fix]
+
+# --8<-- [start:to-numpy]
+on_meta = torch.zeros(2, 3, device="meta")  # a device without data in host memory, like cuda:0
+print(raised(on_meta.numpy))  # ✓ to-numpy-message
+#> TypeError: can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.
+print(raised(lambda: np.asarray(on_meta)))  # np.asarray, np.array and matplotlib call .numpy() ✓ to-numpy-asarray
+#> TypeError: can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.
+# --8<-- [end:to-numpy]
+
+# --8<-- [start:to-numpy-fix]
+prediction = torch.tensor([[0.5, 1.5]], requires_grad=True) * 2  # a model output, on whichever device
+as_array = prediction.detach().cpu().numpy()  # detach from the graph, copy to host memory, convert
+assert as_array.tolist() == [[1.0, 3.0]] and as_array.dtype == np.float32  # ✓ to-numpy-fix
+assert prediction.detach().cpu().numpy().__array_interface__["data"][0] == prediction.data_ptr()  # on the CPU: no copy ✓ to-numpy-fix-shared
+# --8<-- [end:to-numpy-fix]
+
+# --8<-- [start:indices]
+vocab = nn.Embedding(10, 4)
+ids = torch.tensor([[1.0, 5.0, 9.0]])  # token ids stored as floats, e.g. read from a float array
+print(raised(lambda: vocab(ids)))  # ✓ indices-message
+#> RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead (while checking arguments for embedding)
+print(raised(lambda: torch.zeros(3, 4).index_select(0, torch.tensor([0.0, 2.0]))))  # ✓ indices-index-select
+#> RuntimeError: index_select(): Expected dtype int32 or int64 for index
+print(raised(lambda: torch.zeros(3).gather(0, torch.tensor([0.0, 2.0]))))  # ✓ indices-gather
+#> RuntimeError: gather(): Expected dtype int32/int64 for index
+# --8<-- [end:indices]
+
+# --8<-- [start:indices-fix]
+assert torch.equal(vocab(ids.long()), vocab.weight[[1, 5, 9]].unsqueeze(0))  # rows 1, 5, 9 ✓ indices-fix
+assert torch.equal(vocab(ids.int()), vocab(ids.long()))  # int32 ids work as well ✓ indices-fix-int
+assert torch.zeros(3).gather(0, torch.tensor([0, 2])).shape == (2,)  # int64 for gather and scatter ✓ indices-fix-gather
+# --8<-- [end:indices-fix]
+
+# --8<-- [start:hidden-device]
+rnn = nn.GRU(input_size=3, hidden_size=4)  # on the CPU
+sequence = torch.randn(5, 1, 3)  # 5 steps, a batch of 1
+h0 = torch.zeros(1, 1, 4, device="meta")  # the initial state made on another device
+print(raised(lambda: rnn(sequence, h0)))  # ✓ hidden-device-message
+#> RuntimeError: Input and hidden tensors are not at the same device, found input tensor at cpu and hidden tensor at meta
+# --8<-- [end:hidden-device]
+
+# --8<-- [start:hidden-device-fix]
+h0 = torch.zeros(1, sequence.shape[1], 4, device=sequence.device)  # the state on the input's device
+output, h_n = rnn(sequence, h0)
+assert output.shape == (5, 1, 4) and h_n.device == sequence.device  # ✓ hidden-device-fix
+assert torch.equal(output, rnn(sequence)[0])  # zeros are the default state: passing none works too ✓ hidden-device-fix-default
+# --8<-- [end:hidden-device-fix]
+
+# --8<-- [start:no-cuda]
+lazy_init = inspect.getsource(torch.cuda._lazy_init)  # what torch runs the first time CUDA is used
+print([line.strip() for line in lazy_init.splitlines() if "not compiled with CUDA" in line])  # ✓ no-cuda-source
+#> ['raise AssertionError("Torch not compiled with CUDA enabled")']
+assert 'if not hasattr(torch._C, "_cuda_getDeviceCount"):' in lazy_init  # raised by a torch built without CUDA ✓ no-cuda-source
+c10_cuda = Path(torch.__file__).parent / "lib" / "libc10_cuda.so"  # in a CUDA build of torch for Linux
+texts = c10_cuda.read_bytes().split(b"\0") if c10_cuda.exists() else []
+print(sorted(t.decode() for t in texts if t.startswith((b"Found no NVIDIA driver", b"The NVIDIA driver on"))))  # ✓ no-cuda-driver
+#> ['Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx', 'The NVIDIA driver on your system is too old (found version ']
+if torch.cuda.is_available():  # requires: cuda
+    assert torch.zeros(1, device="cuda").is_cuda  # ✓ no-cuda-gpu
+else:
+    failure = raised(lambda: torch.zeros(1, device="cuda"))
+    assert failure in (  # ✓ no-cuda-here
+        "AssertionError: Torch not compiled with CUDA enabled",  # a CPU-only build
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
+    ), failure
+# --8<-- [end:no-cuda]
+
+# --8<-- [start:no-cuda-fix]
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # use the GPU only where there is one
+model = nn.Linear(3, 2).to(device)
+assert model(torch.ones(1, 3, device=device)).device.type == device.type  # ✓ no-cuda-fix
+# --8<-- [end:no-cuda-fix]

@@ -6,12 +6,37 @@ Runs everywhere; the lines marked `# requires: cuda` run only on a machine with 
 """
 
 # --8<-- [start:setup]
+import inspect
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import torch
+import torch.nn.functional as F
 from torch import nn
+from torch.utils.data import DataLoader
 
 on_gpu = torch.cuda.is_available()  # what needs a GPU below runs only when this is True
 device = torch.device("cuda" if on_gpu else "cpu")
 torch.manual_seed(0)
+
+
+def raised(call) -> str:
+    """What `call()` raises, as the last line of a traceback shows it ("no error" when it returns)."""
+    try:
+        call()
+    except Exception as err:
+        return f"{type(err).__name__}: {err}"
+    return "no error"
+
+
+def compiled_texts(fragment: bytes) -> list[str]:
+    """The texts holding `fragment` in this torch's libc10_cuda.so (Linux, a CUDA build): its messages."""
+    library = Path(torch.__file__).parent / "lib" / "libc10_cuda.so"
+    texts = library.read_bytes().split(b"\0") if library.exists() else []
+    return sorted(t.decode().strip() for t in texts if fragment in t)
 # --8<-- [end:setup]
 
 # --8<-- [start:same-device]
@@ -46,6 +71,13 @@ assert torch.allclose(out.cpu(), x @ model.weight.detach().cpu().T + model.bias.
 # --8<-- [start:oom]
 assert torch.cuda.OutOfMemoryError is torch.OutOfMemoryError  # one class, two names ✓ oom-class
 assert issubclass(torch.OutOfMemoryError, RuntimeError)  # `except RuntimeError` catches it too ✓ oom-runtime
+for fragment in (b"CUDA out of memory", b"Including non-PyTorch", b"If reserved but unallocated"):
+    print(*compiled_texts(fragment), sep="\n")  # the parts of the message, as this torch holds them ✓ oom-texts
+    #> CUDA out of memory. Allocation was preemptively rejected because it would exceed per_process_memory_fraction limit. Requested size:
+    #> CUDA out of memory. Tried to allocate
+    #> CUDA out of memory. Tried to allocate more than 1EB memory.
+    #> Including non-PyTorch memory, this process
+    #> If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)
 if on_gpu:  # requires: cuda
     total = torch.cuda.get_device_properties(0).total_memory  # bytes on this GPU
     message = "no error"
@@ -142,3 +174,130 @@ if on_gpu:  # requires: cuda
     torch.cuda.empty_cache()  # now the cache gives it back to the GPU
     assert torch.cuda.memory_reserved() <= reserved - 256 * mib  # ✓ empty-cache
 # --8<-- [end:empty-cache]
+
+# --8<-- [start:input-type]
+conv = nn.Conv2d(3, 8, kernel_size=3)  # a model left on the CPU
+images = torch.randn(2, 3, 16, 16)  # a batch, moved to the GPU where there is one
+print(images.type(), images.double().type(), torch.cuda.FloatTensor)  # the names the message uses ✓ input-type-names
+#> torch.FloatTensor torch.DoubleTensor <class 'torch.cuda.FloatTensor'>
+print(raised(lambda: F.conv2d(images.to_mkldnn(), conv.weight.double())))  # the same check, two CPU types ✓ input-type-template
+#> RuntimeError: Input type (Mkldnntorch.FloatTensor) and weight type (torch.DoubleTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor
+if on_gpu:  # requires: cuda
+    gpu_input = raised(lambda: conv(images.to(device)))
+    expected = "RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same"
+    assert gpu_input.startswith(expected), gpu_input  # ✓ input-type-gpu
+    gpu_model = raised(lambda: nn.Conv2d(3, 8, kernel_size=3).to(device)(images))
+    expected = "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same"
+    assert gpu_model.startswith(expected), gpu_model  # ✓ input-type-gpu-model
+# --8<-- [end:input-type]
+
+# --8<-- [start:input-type-fix]
+conv = conv.to(device)  # the model on the device, once, before training
+assert raised(lambda: conv(images.to(next(conv.parameters()).device))) == "no error"  # ✓ input-type-fix
+out = conv(images.to(next(conv.parameters()).device))  # each batch where the model is
+assert out.device == next(conv.parameters()).device and out.shape == (2, 8, 14, 14)  # ✓ input-type-fix
+# --8<-- [end:input-type-fix]
+
+# --8<-- [start:device-assert]
+print(*compiled_texts(b"might be asynchronously reported"), sep="\n")  # what torch adds to a CUDA error ✓ assert-hint
+#> CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+#> For debugging consider passing CUDA_LAUNCH_BLOCKING=1
+logits = torch.randn(4, 5)  # 5 classes
+labels = torch.tensor([0, 2, 5, 1])  # label 5 does not exist
+print(raised(lambda: F.cross_entropy(logits, labels)))  # on the CPU the mistake names itself ✓ assert-cpu
+#> IndexError: Target 5 is out of bounds.
+SAME_ON_GPU = """
+import torch, torch.nn.functional as F
+logits = torch.randn(4, 5, device="cuda")
+F.cross_entropy(logits, torch.tensor([0, 2, 5, 1], device="cuda"))
+torch.cuda.synchronize()
+"""
+if on_gpu:  # requires: cuda
+    environment = {**os.environ, "CUDA_LAUNCH_BLOCKING": "1"}  # each kernel finishes before the next line
+    run = subprocess.run(
+        [sys.executable, "-c", SAME_ON_GPU], env=environment, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode != 0 and "CUDA error: device-side assert triggered" in run.stderr, run.stderr  # ✓ assert-gpu
+    assert "line 4" in run.stderr, run.stderr  # with CUDA_LAUNCH_BLOCKING=1: the cross_entropy line ✓ assert-gpu-line
+# --8<-- [end:device-assert]
+
+# --8<-- [start:device-assert-fix]
+def check_labels(labels, n_classes):
+    """Fail on the CPU, with the labels named, before a GPU kernel does."""
+    bad = labels[(labels < 0) | (labels >= n_classes)]
+    if len(bad):
+        raise ValueError(f"labels out of range 0..{n_classes - 1}: {bad.tolist()}")
+
+
+print(raised(lambda: check_labels(labels, logits.shape[1])))  # ✓ assert-fix-check
+#> ValueError: labels out of range 0..4: [5]
+fixed = torch.tensor([0, 2, 4, 1])
+check_labels(fixed, logits.shape[1])
+assert F.cross_entropy(logits.to(device), fixed.to(device)).isfinite()  # ✓ assert-fix
+# --8<-- [end:device-assert-fix]
+
+# --8<-- [start:ordinal]
+count = torch.cuda.device_count()  # the GPUs this process sees
+if on_gpu:  # requires: cuda
+    too_far = raised(lambda: torch.zeros(1, device=f"cuda:{count}"))  # GPUs are numbered 0..count-1
+    assert "invalid device ordinal" in too_far, too_far  # ✓ ordinal-gpu
+# --8<-- [end:ordinal]
+
+# --8<-- [start:ordinal-fix]
+wanted = 1  # e.g. --gpu 1 on the command line
+chosen = torch.device(f"cuda:{min(wanted, count - 1)}") if count else torch.device("cpu")  # a device that exists
+assert chosen.type == ("cuda" if count else "cpu") and (chosen.index or 0) < max(count, 1)  # ✓ ordinal-fix
+assert torch.ones(1, device=chosen).device.type == chosen.type  # ✓ ordinal-fix
+# --8<-- [end:ordinal-fix]
+
+# --8<-- [start:no-kernel]
+template = inspect.getsource(torch.cuda._check_cubins)  # the warning torch gives for a GPU it has no kernels for
+print(next(line for line in template.splitlines() if "is not compatible" in line))  # ✓ no-kernel-template
+#> {} with CUDA capability sm_{} is not compatible with the current PyTorch installation.
+if on_gpu:  # requires: cuda
+    major, minor = torch.cuda.get_device_capability()
+    built_for = torch.cuda.get_arch_list()  # e.g. ['sm_80', 'sm_90', ...]
+    assert any(arch.startswith("sm_") for arch in built_for), built_for  # ✓ no-kernel-arch-list
+    assert (torch.ones(2, device="cuda") * 2).sum().item() == 4.0  # this build runs kernels on this GPU ✓ no-kernel-runs
+# --8<-- [end:no-kernel]
+
+# --8<-- [start:no-kernel-fix]
+print(torch.version.cuda is not None)  # a CUDA build: torch.version.cuda names its CUDA ✓ no-kernel-build
+#> True
+# --8<-- [end:no-kernel-fix]
+
+# --8<-- [start:fork]
+lazy_init = inspect.getsource(torch.cuda._lazy_init)
+print(next(line.strip() for line in lazy_init.splitlines() if "forked subprocess" in line))  # ✓ fork-source
+#> "Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+
+
+def use_cuda_in_child(results):  # requires: cuda (a forked child on a GPU machine runs it)
+    results.put(raised(lambda: torch.zeros(1, device="cuda")))
+
+
+if on_gpu:  # requires: cuda
+    torch.zeros(1, device="cuda")  # the parent has initialised CUDA
+    results = multiprocessing.get_context("fork").SimpleQueue()
+    child = multiprocessing.get_context("fork").Process(target=use_cuda_in_child, args=(results,))
+    child.start()
+    child.join(timeout=60)
+    message = results.get()
+    assert "Cannot re-initialize CUDA in forked subprocess" in message, message  # ✓ fork-gpu
+# --8<-- [end:fork]
+
+# --8<-- [start:fork-fix]
+class OnTheCpu(torch.utils.data.Dataset):
+    """Samples made on the CPU, in the worker: no CUDA there."""
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((3,), float(i))
+
+
+batch = next(iter(DataLoader(OnTheCpu(), batch_size=4, num_workers=1)))  # a forked worker on Linux
+batch = batch.to(device)  # moved to the GPU in the main process
+assert batch.device.type == device.type and batch[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0]  # ✓ fork-fix
+# --8<-- [end:fork-fix]

@@ -8,7 +8,9 @@ import argparse
 import pickle
 import re
 import tempfile
+import warnings
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import torch
@@ -54,7 +56,11 @@ except pickle.UnpicklingError as err:
     #> In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`.
 
 torch.save({"model": net.state_dict(), "lr": 0.01, "epochs": 30, "names": ["a", "b"], "size": (28, 28)}, tmp / "plain.pt")
-plain = torch.load(tmp / "plain.pt")  # tensors, dicts, lists, tuples, numbers, strings: loaded by default
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    plain = torch.load(tmp / "plain.pt")  # tensors, dicts, lists, tuples, numbers, strings: loaded by default
+print([f"{w.category.__name__}: {str(w.message).split(', which')[0]}" for w in caught])  # no warning ✓ weights-only-warning
+#> []
 assert plain["names"] == ["a", "b"] and plain["size"] == (28, 28) and plain["lr"] == 0.01  # ✓ weights-only-plain
 assert type(plain["model"]).__name__ == "OrderedDict" and same_weights(plain["model"], net.state_dict())  # ✓ weights-only-plain
 torch.save([args, Path("runs")], tmp / "two.pt")  # two classes the loader refuses
@@ -177,5 +183,180 @@ assert torch.equal(model.body[0].weight, pretrained.body[0].weight)  # the body 
 assert torch.equal(model.fc.weight, head_before)  # the new head kept its fresh weights ✓ size-mismatch-fixed
 print(model(torch.ones(2, 8)).shape)  # ready to fine-tune: 3 outputs per sample ✓ size-mismatch-runs
 #> torch.Size([2, 3])
-scratch.cleanup()  # remove every file this page wrote
 # --8<-- [end:size-mismatch-fix]
+
+# --8<-- [start:on-gpu]
+def tag_as_gpu(storage):
+    """Save every storage as if it were on the second GPU (the tag torch.save writes per storage)."""
+    return "cuda:1" if storage.device.type == "cpu" else None
+
+
+as_gpu = (0, tag_as_gpu, lambda storage, location: None)  # asked before PyTorch's own taggers
+torch.serialization.register_package(*as_gpu)
+try:
+    torch.save(Net().state_dict(), tmp / "gpu.pt")  # a checkpoint as a machine with 2 GPUs writes it
+finally:  # register_package has no public undo: take it out, so that later saves are plain again
+    torch.serialization._package_registry.remove(as_gpu)
+
+
+def gpus(count):
+    """Inside this block torch.cuda reports `count` GPUs: what torch.load checks on such a machine."""
+    return mock.patch.multiple("torch.cuda", is_available=lambda: count > 0, device_count=lambda: count)
+
+
+messages = []
+for count in (0, 1):
+    with gpus(count):
+        try:
+            torch.load(tmp / "gpu.pt")
+        except RuntimeError as err:
+            messages.append(str(err))
+            print(f"{type(err).__name__}: {err}")  # ✓ on-gpu-message
+            #> RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.
+            #> RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.
+assert "CUDA device 1 but torch.cuda.device_count() is 1" in messages[1]  # one GPU: no cuda:1 ✓ on-gpu-count
+# --8<-- [end:on-gpu]
+
+# --8<-- [start:on-gpu-fix]
+state = torch.load(tmp / "gpu.pt", map_location="cpu")  # every storage onto the CPU
+assert {t.device.type for t in state.values()} == {"cpu"} and Net().load_state_dict(state)  # ✓ on-gpu-fix
+state = torch.load(tmp / "gpu.pt", map_location={"cuda:1": "cpu"})  # or map one device to another
+assert {t.device.type for t in state.values()} == {"cpu"}  # ✓ on-gpu-fix-map
+# --8<-- [end:on-gpu-fix]
+
+# --8<-- [start:whole-checkpoint]
+net = Net()
+torch.save({"epoch": 30, "state_dict": net.state_dict()}, tmp / "resume.pt")  # a training checkpoint
+checkpoint = torch.load(tmp / "resume.pt")
+try:
+    Net().load_state_dict(checkpoint)  # the whole checkpoint, not the weights in it
+except RuntimeError as err:
+    for line in str(err).splitlines()[1:]:
+        print(line.strip())  # ✓ whole-checkpoint-message
+        #> Missing key(s) in state_dict: "body.0.weight", "body.0.bias", "fc.weight", "fc.bias".
+        #> Unexpected key(s) in state_dict: "epoch", "state_dict".
+print(list(checkpoint))  # ✓ whole-checkpoint-keys
+#> ['epoch', 'state_dict']
+# --8<-- [end:whole-checkpoint]
+
+# --8<-- [start:whole-checkpoint-fix]
+model = Net()
+print(model.load_state_dict(checkpoint["state_dict"]))  # the weights are one level down ✓ whole-checkpoint-fix
+#> <All keys matched successfully>
+assert same_weights(model.state_dict(), net.state_dict())  # ✓ whole-checkpoint-fix
+# --8<-- [end:whole-checkpoint-fix]
+
+# --8<-- [start:truncated]
+torch.save(Net().state_dict(), tmp / "model.pt")
+data = (tmp / "model.pt").read_bytes()
+(tmp / "partial.pt").write_bytes(data[: len(data) // 2])  # a download or a save cut off halfway
+try:
+    torch.load(tmp / "partial.pt")
+except RuntimeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ truncated-message
+    #> RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory. This is an internal miniz error. If you are seeing this error, there is a high likelihood that your checkpoint file is corrupted. This can happen if the checkpoint was not saved properly, was transferred incorrectly, or the file was modified after saving.
+print(data[:2], data[-22:-18])  # a checkpoint is a zip archive: it starts with PK, its directory is at the end ✓ truncated-zip
+#> b'PK' b'PK\x05\x06'
+# --8<-- [end:truncated]
+
+# --8<-- [start:truncated-fix]
+def save_whole(obj, path):
+    """Save to a temporary file, then rename: the path holds either the old file or the whole new one."""
+    partial = path.with_name(path.name + ".partial")
+    torch.save(obj, partial)
+    partial.replace(path)  # a rename within one folder is atomic
+
+
+save_whole(Net().state_dict(), tmp / "model.pt")
+assert Net().load_state_dict(torch.load(tmp / "model.pt"))  # ✓ truncated-fix
+assert not (tmp / "model.pt.partial").exists()  # ✓ truncated-fix
+# --8<-- [end:truncated-fix]
+
+# --8<-- [start:load-key]
+(tmp / "html.pt").write_bytes(b"<!DOCTYPE html>\n...")  # a web page saved under the checkpoint's name
+(tmp / "lfs.pt").write_bytes(b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 46827520\n")
+for name in ("html.pt", "lfs.pt"):
+    try:
+        torch.load(tmp / name, weights_only=False)
+    except pickle.UnpicklingError as err:
+        print(f"{type(err).__name__}: {err}")  # ✓ load-key-message
+        #> UnpicklingError: invalid load key, '<'.
+        #> UnpicklingError: invalid load key, 'v'.
+try:
+    torch.load(tmp / "html.pt")  # weights_only=True, the default from torch 2.6
+except pickle.UnpicklingError as err:
+    print(str(err).splitlines()[0])  # ✓ load-key-weights-only
+    #> Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.
+    print(re.search(r"Unsupported operand \d+|invalid load key, '.'", str(err))[0], ord("<"))  # the byte, '<' ✓ load-key-operand
+    #> Unsupported operand 60 60
+# --8<-- [end:load-key]
+
+# --8<-- [start:load-key-fix]
+def what_is(path):
+    """What a file named like a checkpoint really holds, from its first bytes."""
+    head = path.read_bytes()[:64]
+    if head.startswith(b"PK"):
+        return "a checkpoint (zip archive)"
+    if head.startswith(b"version https://git-lfs"):
+        return "a Git LFS pointer: run `git lfs pull`"
+    if head.lstrip().lower().startswith(b"<!doctype html"):
+        return "a web page: download the file itself"
+    return "something else"
+
+
+(tmp / "empty.pt").write_bytes(b"")  # e.g. a failed download
+print([what_is(tmp / name) for name in ("model.pt", "html.pt", "lfs.pt", "empty.pt")])  # ✓ load-key-fix
+#> ['a checkpoint (zip archive)', 'a web page: download the file itself', 'a Git LFS pointer: run `git lfs pull`', 'something else']
+# --8<-- [end:load-key-fix]
+
+# --8<-- [start:get-attribute]
+class Classifier(nn.Module):  # defined in the training script
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+
+torch.save(Classifier(), tmp / "whole.pt")  # the whole module, pickled by reference to its class
+del Classifier  # what another script that never defines it sees
+try:
+    torch.load(tmp / "whole.pt", weights_only=False)
+except AttributeError as err:
+    print(re.sub(r" from '[^']*'", "", f"{type(err).__name__}: {err}"))  # (its file's path cut) ✓ get-attribute-message
+    #> AttributeError: Can't get attribute 'Classifier' on <module '__main__'>
+# --8<-- [end:get-attribute]
+
+# --8<-- [start:get-attribute-fix]
+class Classifier(nn.Module):  # the fix, 1: the class defined (or imported) before loading
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+
+whole = torch.load(tmp / "whole.pt", weights_only=False)
+assert type(whole) is Classifier  # ✓ get-attribute-fix
+torch.save(whole.state_dict(), tmp / "weights.pt")  # the fix, 2: save the weights, not the object
+fresh = Classifier()
+fresh.load_state_dict(torch.load(tmp / "weights.pt"))  # weights_only=True is enough for a state_dict
+assert torch.equal(fresh.fc.weight, whole.fc.weight)  # ✓ get-attribute-state-dict
+# --8<-- [end:get-attribute-fix]
+
+# --8<-- [start:missing-attribute]
+old = nn.Upsample(scale_factor=2)
+del old.recompute_scale_factor  # as a module pickled by an older torch arrives: without the newer attribute
+try:
+    old(torch.ones(1, 1, 2, 2))
+except AttributeError as err:
+    print(f"{type(err).__name__}: {err}")  # ✓ missing-attribute-message
+    #> AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'
+print(nn.Upsample(scale_factor=2).recompute_scale_factor)  # a module made by this torch has it ✓ missing-attribute-default
+#> None
+# --8<-- [end:missing-attribute]
+
+# --8<-- [start:missing-attribute-fix]
+old.recompute_scale_factor = None  # the default of this torch
+assert old(torch.ones(1, 1, 2, 2)).shape == (1, 1, 4, 4)  # ✓ missing-attribute-fix
+rebuilt = nn.Sequential(nn.Conv2d(1, 1, 1), nn.Upsample(scale_factor=2))  # better: rebuild, load the weights
+rebuilt.load_state_dict(nn.Sequential(nn.Conv2d(1, 1, 1), old).state_dict())
+assert rebuilt(torch.ones(1, 1, 2, 2)).shape == (1, 1, 4, 4)  # ✓ missing-attribute-rebuilt
+scratch.cleanup()  # remove every file this page wrote
+# --8<-- [end:missing-attribute-fix]

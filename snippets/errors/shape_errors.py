@@ -90,6 +90,8 @@ for shape in [(28,), (28, 28), (1, 28, 28), (8, 1, 28, 28), (2, 8, 1, 28, 28)]:
     #> (2, 8, 1, 28, 28) RuntimeError: Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [2, 8, 1, 28, 28]
 print(error_of(nn.Conv1d(1, 4, kernel_size=3), torch.zeros(50)))  # the same for conv1d ✓ dims-conv1d
 #> RuntimeError: Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: [50]
+print(error_of(nn.Conv3d(1, 4, kernel_size=3), torch.zeros(16, 64, 64)))  # and for conv3d: a volume without channels ✓ dims-conv3d
+#> RuntimeError: Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: [16, 64, 64]
 # --8<-- [end:conv-dims]
 
 # --8<-- [start:conv-dims-why]
@@ -223,7 +225,7 @@ with warnings.catch_warnings():
     assert torch.allclose(right, F.mse_loss(pred, target.unsqueeze(1)))  # (8, 1) and (8, 1): the same ✓ mse-fix-either
 assert torch.allclose(right, ((pred.squeeze(1) - target) ** 2).mean())  # 8 pairs ✓ mse-fix-value
 print(f"{loss.item():.4f} {right.item():.4f}")  # the warned loss was a different number ✓ mse-differs
-#> 1.1296 1.2659
+#> 1.3176 1.6710
 # --8<-- [end:mse-fix]
 
 # --8<-- [start:bce]
