@@ -45,7 +45,8 @@ PYTEST_ARGS ?= -n 2
 serve: $(DOCS_STAMP)
 	@$(BIN)/python -c "import socket; socket.create_server(('127.0.0.1', $(PORT))).close()" 2>/dev/null \
 	  || { echo "make serve: port $(PORT) is in use; pick another: make serve PORT=8001" >&2; exit 1; }
-	PYTHONPATH=src $(BIN)/mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:$(PORT)
+	@$(if $(ZH),,echo "make serve: the English edition only (the first page comes sooner); make serve ZH=1 serves 简体中文 too")
+	NOTES_ZH=$(if $(ZH),true,false) PYTHONPATH=src $(BIN)/mkdocs serve --dirty --livereload --dev-addr 127.0.0.1:$(PORT)
 
 test: $(STAMP)
 	$(MAKE) --no-print-directory lint

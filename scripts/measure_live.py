@@ -2,7 +2,8 @@
 
     make measure-live        # or: .venv/bin/python scripts/measure_live.py [--port 8123]
 
-Starts `make serve` on a free port of 127.0.0.1, waits for the first build, then
+Starts `make serve` (the English edition) on a port of 127.0.0.1 and times its first
+page; then `make serve ZH=1` (both editions), waits for the first build, then
 saves snippets/tensors/reshape.py with one `#>` line made stale and times until
 the served English page shows "Live verification FAILED" (and then the Chinese
 page, 实时验证失败), then saves it back and times until the English page no
@@ -45,6 +46,25 @@ def seconds_until(condition, limit: float = 120.0) -> float:
     return time.monotonic() - start
 
 
+def _serve(port: int, *, zh: bool) -> subprocess.Popen:
+    return subprocess.Popen(
+        ["make", "serve", f"PORT={port}", *(["ZH=1"] if zh else [])],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # make, mkdocs and the live runner stop together
+    )
+
+
+def _first_page(port: int, *, zh: bool) -> float:
+    server = _serve(port, zh=zh)
+    try:
+        return seconds_until(lambda: "</html>" in page(port, "zh" if zh else "en"), limit=600)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=8123)
@@ -56,16 +76,12 @@ def main() -> None:
     stale = "".join(
         [*lines[:at], lines[at].replace("torch.Size", "torch.Sise", 1), *lines[at + 1 :]]
     )
-    server = subprocess.Popen(
-        ["make", "serve", f"PORT={port}"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # make, mkdocs and the live runner stop together
-    )
+    first = _first_page(port, zh=False)
+    print(f"make serve: first page after {first:.1f} s (the English edition)")
+    server = _serve(port, zh=True)
     try:
-        first = seconds_until(lambda: "</html>" in page(port, "zh"), limit=600)
-        print(f"make serve: first page after {first:.1f} s")
+        both = seconds_until(lambda: "</html>" in page(port, "zh"), limit=600)
+        print(f"make serve ZH=1: first page after {both:.1f} s (both editions)")
         time.sleep(3)  # let the watcher settle after the first build
         SNIPPET.write_text(stale, encoding="utf-8")
         failed = seconds_until(lambda: FAILED["en"] in page(port, "en"))
