@@ -8,6 +8,7 @@ scripts/lighthouse_accessibility.py).
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import os
 import re
@@ -28,6 +29,7 @@ PAGE_TYPES = [
     ("section index", "losses/"),
     ("page with code and boxes", "losses/binary/"),
     ("page with figures", "data/spatial/"),
+    ("error atlas page (the longest)", "errors/shape_errors/"),
     ("Errata (generated)", "errata/"),
     ("Verification (generated tables)", "verification/"),
     ("Tags", "tags/"),
@@ -95,10 +97,33 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Compressed(_Quiet):
+    """Text files gzip-compressed for a client that accepts it, as a static host serves them."""
+
+    TEXT = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".py", ".ipynb")
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.suffix in self.TEXT and path.is_file()):
+            super().do_GET()
+            return
+        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
 @contextmanager
-def served(site_dir: Path) -> Iterator[str]:
-    """The site's address, e.g. http://127.0.0.1:40123, while the block runs."""
-    handler = functools.partial(_Quiet, directory=str(site_dir))
+def served(site_dir: Path, *, compressed: bool = False) -> Iterator[str]:
+    """The site's address, e.g. http://127.0.0.1:40123, while the block runs; `compressed`:
+    text files gzip-compressed, as a static host serves them (Lighthouse's measure)."""
+    handler = functools.partial(_Compressed if compressed else _Quiet, directory=str(site_dir))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -110,7 +135,7 @@ def served(site_dir: Path) -> Iterator[str]:
 
 @contextmanager
 def built_and_served(
-    site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT
+    site_dir: Path, config: Path | None = None, root: Path = REPO_ROOT, *, compressed: bool = False
 ) -> Iterator[str]:
     """Build into site_dir for the address it is then served at, and serve it.
 
@@ -119,7 +144,7 @@ def built_and_served(
     each hreflang link): a page loads nothing from the address mkdocs.yml names.
     """
     site_dir.mkdir(parents=True, exist_ok=True)
-    with served(site_dir) as url:
+    with served(site_dir, compressed=compressed) as url:
         build(site_dir, config, root, site_url=f"{url}/")
         yield url
 
