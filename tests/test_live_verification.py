@@ -415,22 +415,27 @@ def test_a_saved_snippet_rebuilds_its_pages_in_both_languages_and_nothing_else(
         rebuild()
         assert "SyntaxError: &#x27;(&#x27; was never closed" in built["en"].read_text()
 
-        # A page's prose saved: that page goes in both languages, with the pages that count
-        # every page's sentences and boxes (home, Verification, Errata), and no other.
-        page = site_copy / "docs/tensors/shapes.md"
-        text = page.read_text(encoding="utf-8")
-        page.write_text(text + "\nEdited. {-}\n", encoding="utf-8")
-        kept = {p for p in site_dir.rglob("index.html")}
-        live.SESSION.before_build(site_dir, site_copy / "docs")
-        gone = {p.relative_to(site_dir).as_posix() for p in kept if not p.exists()}
-        assert gone == {
-            f"{edition}{page}index.html"
-            for edition in ("", "zh/")
-            for page in ("", "tensors/shapes/", "verification/", "errata/")
-        }
-        # Its front matter saved (its title, place or summary show on every page): all go.
-        page.write_text(text.replace("weight:", "weight: 1 #", 1), encoding="utf-8")
-        live.SESSION.before_build(site_dir, site_copy / "docs")
-        assert not list(site_dir.rglob("index.html"))
+        a_saved_page_drops_its_pages_only(site_copy, site_dir)
     finally:
         live.stop()
+
+
+def a_saved_page_drops_its_pages_only(site_copy: Path, site_dir: Path) -> None:
+    """What the live session removes before `mkdocs serve` rebuilds after a page's save."""
+    # A page's prose saved: that page goes in both languages, with the pages that count
+    # every page's sentences and boxes (home, Verification, Errata), and no other.
+    page = site_copy / "docs/tensors/shapes.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text + "\nEdited. {-}\n", encoding="utf-8")
+    kept = {p for p in site_dir.rglob("index.html")}
+    live.SESSION.before_build(site_dir, site_copy / "docs")
+    gone = {p.relative_to(site_dir).as_posix() for p in kept if not p.exists()}
+    assert gone == {
+        f"{edition}{page}index.html"
+        for edition in ("", "zh/")
+        for page in ("", "tensors/shapes/", "verification/", "errata/")
+    }
+    # Its front matter saved (its title, place or summary show on every page): all go.
+    page.write_text(text.replace("weight:", "weight: 1 #", 1), encoding="utf-8")
+    live.SESSION.before_build(site_dir, site_copy / "docs")
+    assert not list(site_dir.rglob("index.html"))
