@@ -43,6 +43,9 @@ print(torch.equal(in_main, from_worker))  # ✓ same-batch
 #> True
 print(DataLoader(Numbers(), batch_size=4, num_workers=2).prefetch_factor)  # batches each worker loads ahead ✓ prefetch
 #> 2
+dataloader_source = Path(torch.utils.data.dataloader.__file__).read_text(encoding="utf-8")
+print("self._prefetch_factor * self._num_workers" in dataloader_source)  # the batches asked for at the start ✓ in-flight
+#> True
 batch_bytes = 64 * 3 * 224 * 224 * 4  # a batch of 64 float32 images, 3 x 224 x 224
 print(round(2 * 2 * batch_bytes / 2**20))  # MiB in shared memory for 2 workers x 2 batches ahead ✓ estimate
 #> 147
@@ -74,6 +77,8 @@ def shared_memory_files(pid: int) -> int:
     return held
 
 
+print(torch.multiprocessing.get_context().get_start_method())  # how workers start here: a copy of this process ✓ start-method
+#> fork
 default = torch.multiprocessing.get_sharing_strategy()
 try:
     for strategy in ("file_descriptor", "file_system"):
@@ -140,9 +145,9 @@ for workers in (1, 0):
     try:
         list(DataLoader(Broken(), num_workers=workers))
     except RuntimeError as err:
-        print(workers, str(err).splitlines()[0])  # ✓ zero-workers
-        #> 1 Caught RuntimeError in DataLoader worker process 0.
-        #> 0 shape '[3]' is invalid for input of size 2
+        print(workers, str(err).splitlines()[0], "Traceback (most recent call last)" in str(err))  # ✓ zero-workers
+        #> 1 Caught RuntimeError in DataLoader worker process 0. True
+        #> 0 shape '[3]' is invalid for input of size 2 False
 # --8<-- [end:num-workers-zero]
 
 # --8<-- [start:messages]
@@ -155,7 +160,6 @@ def library_has(name: str, *texts: bytes) -> bool:
     return found
 
 
-dataloader_source = Path(torch.utils.data.dataloader.__file__).read_text(encoding="utf-8")
 print(  # where each message is written in the installed torch ✓ messages
     {
         "is killed by signal": library_has("*torch_python*", b"DataLoader worker (pid ", b"by signal: "),
@@ -163,8 +167,9 @@ print(  # where each message is written in the installed torch ✓ messages
         "bus error in worker": library_has("*torch_python*", b"Unexpected bus error encountered in worker"),
         "unable to open shared memory object": library_has("*torch_cpu*", b"unable to open shared memory object"),
         "Too many open files": "Too many open files. Communication with the" in dataloader_source,
+        "names both fixes": "`ulimit -n`" in dataloader_source and "set_sharing_strategy('file_system')" in dataloader_source,
     }
 )
-#> {'is killed by signal': True, 'out of shared memory': True, 'bus error in worker': True, 'unable to open shared memory object': True, 'Too many open files': True}
+#> {'is killed by signal': True, 'out of shared memory': True, 'bus error in worker': True, 'unable to open shared memory object': True, 'Too many open files': True, 'names both fixes': True}
 scratch.cleanup()
 # --8<-- [end:messages]

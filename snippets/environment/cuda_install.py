@@ -38,6 +38,8 @@ print(torch.cuda.get_arch_list())  # the GPU architectures this build has kernel
 cuda_requirements = [r for r in importlib.metadata.requires("torch") or [] if r.startswith(("nvidia-", "cuda-"))]
 print(len(cuda_requirements) > 0, cuda_requirements[0].split(";")[0])  # the CUDA libraries are pip packages ✓ cuda-requirements
 #> True cuda-toolkit[cublas,cudart,cufft,cufile,cupti,cusolver,cusparse,nvjitlink,nvrtc,nvtx]==13.2.2
+print(all('platform_system == "Linux"' in r for r in cuda_requirements))  # each one for Linux only ✓ linux-only
+#> True
 
 site_packages = Path(torch.__file__).parents[1]  # where pip installed torch and its dependencies
 runtime = sorted(p.relative_to(site_packages).as_posix() for p in site_packages.glob("nvidia/**/libcudart.so.*"))
@@ -80,22 +82,25 @@ print(  # where each message is written in the installed torch ✓ messages-foun
 
 
 # --8<-- [start:diagnose]
-def diagnose(version: str, cuda: str | None, built: bool, available: bool) -> str:
-    """The first thing to check, from what four lines of Python report."""
-    if "+cpu" in version or cuda is None or not built:
+def diagnose(cuda: str | None, hip: str | None, available: bool) -> str:
+    """The first thing to check, from torch.version.cuda, torch.version.hip and torch.cuda.is_available()."""
+    if available:
+        return "the GPU works"
+    if cuda is None and hip is None:
         return "CPU-only build: reinstall torch from the index URL of a CUDA build"
-    if not available:
-        return f"CUDA {cuda} build, no usable GPU: check the driver (nvidia-smi) and CUDA_VISIBLE_DEVICES"
-    return "CUDA works"
+    build = f"CUDA {cuda}" if cuda else f"ROCm {hip}"
+    return f"{build} build, no usable GPU: check the driver and CUDA_VISIBLE_DEVICES"
 
 
-print(diagnose("2.15.0+cpu", None, False, False))  # what a CPU-only wheel reports (not installed here) ✓ diagnose-cpu
+print(diagnose(None, None, False))  # what a CPU-only wheel reports (not installed here) ✓ diagnose-cpu
 #> CPU-only build: reinstall torch from the index URL of a CUDA build
-print(diagnose("2.15.0+cu132", "13.2", True, True))  # and what a working GPU machine reports ✓ diagnose-works
-#> CUDA works
-facts = (torch.__version__, torch.version.cuda, torch.backends.cuda.is_built())
+print(diagnose("13.2", None, True))  # what a working NVIDIA GPU machine reports ✓ diagnose-works
+#> the GPU works
+print(diagnose(None, "7.1", False), "|", diagnose(None, "7.1", True))  # a ROCm build for AMD GPUs: cuda is None ✓ diagnose-rocm
+#> ROCm 7.1 build, no usable GPU: check the driver and CUDA_VISIBLE_DEVICES | the GPU works
+facts = (torch.version.cuda, torch.version.hip)
 if torch.cuda.is_available():  # requires: cuda
-    assert diagnose(*facts, True) == "CUDA works"  # ✓ diagnose-gpu
+    assert diagnose(*facts, True) == "the GPU works"  # ✓ diagnose-gpu
 else:
     assert diagnose(*facts, False).startswith(f"CUDA {torch.version.cuda} build, no usable GPU")  # this machine ✓ diagnose-here
 # --8<-- [end:diagnose]

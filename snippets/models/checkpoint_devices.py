@@ -7,6 +7,7 @@ Runs everywhere with the same output: what depends on having a GPU is in asserts
 """
 
 # --8<-- [start:setup]
+import inspect
 import pickle
 import tempfile
 from pathlib import Path
@@ -44,9 +45,9 @@ def save_as_if_on(device: str, state: dict, path: Path) -> None:
 save_as_if_on("cuda:0", model.state_dict(), tmp / "gpu0.pt")
 save_as_if_on("cuda:1", model.state_dict(), tmp / "gpu1.pt")
 tags = []
-torch.load(tmp / "gpu1.pt", map_location=lambda storage, loc: tags.append(loc) or storage, weights_only=True)
-print(sorted(set(tags)))  # ✓ tagged
-#> ['cuda:1']
+torch.load(tmp / "gpu1.pt", map_location=lambda storage, loc: tags.append((loc, storage.device.type)) or storage, weights_only=True)
+print(sorted(set(tags)))  # the saved location, and the storage as read: on the CPU ✓ tagged
+#> [('cuda:1', 'cpu')]
 # --8<-- [end:gpu-files]
 
 # --8<-- [start:map-location]
@@ -74,13 +75,15 @@ if not torch.cuda.is_available():
         "map_location=torch.device('cpu') to map your storages to the CPU."
     )
     refused = []
-    for file in ("gpu0.pt", "gpu1.pt"):
+    for file, map_location in [("gpu0.pt", None), ("gpu1.pt", None), ("gpu0.pt", {"cuda:1": "cpu"})]:
         try:
-            torch.load(tmp / file, weights_only=True)  # no map_location: back to the saved device
+            torch.load(tmp / file, map_location=map_location, weights_only=True)  # None: back to the saved device
         except (RuntimeError, pickle.UnpicklingError) as err:  # torch 2.4 wraps it in an UnpicklingError
-            refused.append((type(err).__name__, message in str(err)))
-    error_type = "RuntimeError" if torch.__version__ >= (2, 6) else "UnpicklingError"
-    assert refused == [(error_type, True)] * 2, refused  # the same for cuda:0 and cuda:1 ✓ refused
+            refused.append((type(err).__name__, message in str(err), "Weights only load failed" in str(err)))
+    wrapped = torch.__version__ < (2, 6)
+    expected = ("UnpicklingError" if wrapped else "RuntimeError", True, wrapped)
+    assert refused[:2] == [expected] * 2, refused  # the same for cuda:0 and cuda:1 ✓ refused
+    assert refused[2] == expected, refused  # a dict leaves the locations it does not name (cuda:0) alone ✓ dict-unnamed
 else:  # requires: cuda
     on_gpu = torch.load(tmp / "gpu0.pt", weights_only=True)
     assert {t.device for t in on_gpu.values()} == {torch.device("cuda", 0)}  # ✓ gpu-default
@@ -113,6 +116,7 @@ print(target[0].weight.dtype, target[0].weight.data_ptr() == pointer)  # its dty
 #> torch.float64 True
 print(torch.allclose(target[0].weight.float(), model[0].weight))  # with the checkpoint's values ✓ copy-values
 #> True
+assert "param.copy_(input_param)" in inspect.getsource(nn.Module._load_from_state_dict)  # a copy_, across devices too ✓ copy-source
 
 target.load_state_dict(state, assign=True)  # assign=True: take the checkpoint's tensors instead
 print(target[0].weight.dtype)  # ✓ assign
@@ -134,6 +138,9 @@ finally:
     dist.destroy_process_group()
 
 compiled_state = torch.compile(model).state_dict()  # no compilation happens before the first call
+compiles = []
+torch.compile(model, backend=lambda graph, inputs: compiles.append(graph) or graph.forward).state_dict()
+assert compiles == []  # the backend was never asked: nothing compiled before a call ✓ compile-lazy
 
 for name, state in [("DataParallel", dp_state), ("DDP", ddp_state), ("torch.compile", compiled_state)]:
     print(f"{name:14} {next(iter(state))}")  # ✓ prefixes
@@ -157,6 +164,7 @@ print(make_model().load_state_dict(plain))  # ✓ removeprefix
 wrapped = nn.DataParallel(make_model())
 print(wrapped.module.load_state_dict(model.state_dict()))  # a plain checkpoint into a wrapper: into .module ✓ into-module
 #> <All keys matched successfully>
+assert list(wrapped.module.state_dict()) == list(model.state_dict())  # saved from .module: no prefix ✓ save-module
 # --8<-- [end:strip]
 
 # --8<-- [start:strict-false]
@@ -167,6 +175,12 @@ print(len(result.missing_keys), len(result.unexpected_keys))  # every key missed
 #> 4 4
 print(torch.equal(fresh[0].weight, before))  # no error, and nothing was loaded ✓ strict-false-nothing
 #> True
+three_classes = dict(model.state_dict(), **{"2.weight": torch.zeros(3, 8), "2.bias": torch.zeros(3)})
+try:
+    make_model().load_state_dict(three_classes, strict=False)  # a head of another shape
+except RuntimeError as err:
+    print(str(err).splitlines()[1].strip())  # strict=False does not skip it ✓ strict-false-shape
+    #> size mismatch for 2.weight: copying a param with shape torch.Size([3, 8]) from checkpoint, the shape in current model is torch.Size([2, 8]).
 
 
 def load_checked(model: nn.Module, state: dict, may_miss: tuple[str, ...] = ()) -> None:

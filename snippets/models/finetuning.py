@@ -9,6 +9,7 @@ import copy
 import warnings
 
 import torch
+import torch.distributed as dist
 from torch import nn
 from torch.nn import functional as F
 from torchvision import models
@@ -97,7 +98,11 @@ print(torch.equal(model.backbone[0].weight, pretrained.backbone[0].weight))  # .
 # --8<-- [end:optimizer]
 
 # --8<-- [start:optimizer-state]
-for optimizer_class, options in [(torch.optim.SGD, {"momentum": 0.9}), (torch.optim.AdamW, {"weight_decay": 0.0})]:
+for optimizer_class, options in [
+    (torch.optim.SGD, {"momentum": 0.9}),  # a momentum buffer per parameter
+    (torch.optim.AdamW, {"weight_decay": 0.0}),  # moving averages per parameter
+    (torch.optim.SGD, {"weight_decay": 0.01}),  # no momentum, no state: weight decay only
+]:
     model = copy.deepcopy(pretrained)
     optimizer = optimizer_class(model.parameters(), lr=0.01, **options)
     train_steps(model, optimizer)  # phase 1: the whole model trains, the optimizer keeps a state per parameter
@@ -106,17 +111,19 @@ for optimizer_class, options in [(torch.optim.SGD, {"momentum": 0.9}), (torch.op
     optimizer.zero_grad(set_to_none=False)  # zeros instead of None: the frozen .grad stays a tensor
     F.cross_entropy(model(x), y).backward()
     optimizer.step()
-    print(optimizer_class.__name__, torch.equal(model.backbone[0].weight, before))  # ✓ state-moves
-    #> SGD False
-    #> AdamW False
+    print(optimizer_class.__name__, options, torch.equal(model.backbone[0].weight, before))  # ✓ state-moves
+    #> SGD {'momentum': 0.9} False
+    #> AdamW {'weight_decay': 0.0} False
+    #> SGD {'weight_decay': 0.01} False
 
     before = model.backbone[0].weight.clone()
     optimizer.zero_grad()  # set_to_none=True: the frozen parameters have no .grad and are skipped
     F.cross_entropy(model(x), y).backward()
     optimizer.step()
-    print(optimizer_class.__name__, torch.equal(model.backbone[0].weight, before))  # ✓ none-skipped
-    #> SGD True
-    #> AdamW True
+    print(optimizer_class.__name__, options, torch.equal(model.backbone[0].weight, before))  # ✓ none-skipped
+    #> SGD {'momentum': 0.9} True
+    #> AdamW {'weight_decay': 0.0} True
+    #> SGD {'weight_decay': 0.01} True
 # --8<-- [end:optimizer-state]
 
 # --8<-- [start:lr-zero]
@@ -157,6 +164,23 @@ stem = nn.Conv2d(3, 3, 1)  # a trainable layer BEFORE the no_grad part ...
 F.cross_entropy(by_no_grad(stem(x)), y).backward()
 print(stem.weight.grad)  # ... gets no gradient at all ✓ no-grad-cuts
 #> None
+
+dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)  # DDP needs a group: one process
+try:
+    for frozen_too in (False, True):
+        net = NoGradBackbone()
+        net.backbone.requires_grad_(not frozen_too)
+        ddp = nn.parallel.DistributedDataParallel(net)
+        try:
+            for _ in range(2):  # two training steps
+                F.cross_entropy(ddp(x), y).backward()
+            print(frozen_too, "trains")  # ✓ ddp-frozen
+            #> True trains
+        except RuntimeError as err:  # the backbone requires a gradient that never comes
+            print(frozen_too, str(err).split(". ")[0])  # ✓ ddp-no-grad
+            #> False Expected to have finished reduction in the prior iteration before starting a new one
+finally:
+    dist.destroy_process_group()
 # --8<-- [end:no-grad-forward]
 
 # --8<-- [start:param-groups]
@@ -180,8 +204,15 @@ print(torch.allclose(conv, conv_before - 0.001 * conv.grad), torch.allclose(head
 #> True True
 
 scheduler.step()
-print([round(group["lr"], 6) for group in optimizer.param_groups])  # a scheduler scales every group ✓ group-scheduler
+print([round(group["lr"], 6) for group in optimizer.param_groups])  # StepLR scales every group ✓ group-scheduler
 #> [0.0001, 0.001]
+for max_lr in (0.01, [0.001, 0.01]):  # OneCycleLR sets each group's learning rate from its max_lr
+    groups = [{"params": model.backbone.parameters(), "lr": 0.001}, {"params": model.head.parameters()}]
+    one_cycle = torch.optim.SGD(groups, lr=0.01)
+    torch.optim.lr_scheduler.OneCycleLR(one_cycle, max_lr=max_lr, total_steps=10)
+    print(max_lr, [round(group["lr"], 6) for group in one_cycle.param_groups])  # ✓ one-cycle
+    #> 0.01 [0.0004, 0.0004]
+    #> [0.001, 0.01] [4e-05, 0.0004]
 
 try:
     torch.optim.SGD([{"params": model.head.parameters()}, {"params": model.parameters()}], lr=0.01)
@@ -228,7 +259,7 @@ print(model.backbone[1].training)  # ✓ train-undoes
 def freeze_batchnorm(model: nn.Module) -> None:
     """Every BatchNorm layer of the model: eval mode, and its weight and bias frozen."""
     for module in model.modules():
-        if isinstance(module, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d)):
+        if isinstance(module, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.SyncBatchNorm)):
             module.eval()
             module.requires_grad_(False)
 
@@ -237,9 +268,20 @@ freeze_batchnorm(resnet)  # call it again after every resnet.train()
 frozen_bn = [m for m in resnet.modules() if isinstance(m, nn.BatchNorm2d)]
 print(len(frozen_bn), any(m.training for m in frozen_bn))  # ✓ bn-everywhere
 #> 20 False
+
+synced = nn.SyncBatchNorm.convert_sync_batchnorm(copy.deepcopy(resnet).train())  # as for DDP
+frozen_sync = [m for m in synced.modules() if isinstance(m, nn.SyncBatchNorm)]
+freeze_batchnorm(synced)
+print(len(frozen_sync), isinstance(frozen_sync[0], nn.BatchNorm2d), any(m.training for m in frozen_sync))  # ✓ sync-bn
+#> 20 False False
 # --8<-- [end:freeze-bn-everywhere]
 
 # --8<-- [start:partial]
+try:
+    pretrained.backbone[0].weight[0].requires_grad_(False)  # one output channel's kernel: a slice
+except RuntimeError as err:
+    print(str(err).split(". ")[0])  # ✓ whole-tensor
+    #> you can only change requires_grad flags of leaf variables
 for weight_decay in (0.0, 0.01):
     conv = copy.deepcopy(pretrained.backbone[0])
     mask = torch.ones_like(conv.weight)

@@ -27,6 +27,7 @@ x_train, y_train = make_data(512, g)
 x_test, y_test = make_data(64, g)
 order = y_test.argsort(stable=True)  # a test set stored class by class, as many datasets are
 x_test, y_test = x_test[order], y_test[order]
+assert torch.equal(y_test, y_test.sort().values)  # all of class 0 first, then all of class 1 ✓ class-by-class
 
 model = nn.Sequential(nn.Linear(4, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 2))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
@@ -46,6 +47,8 @@ same = model.eval()  # sets .training = False on the model and every submodule .
 print(same is model, [m.training for m in model.modules()])  # ... and returns the model itself ✓ eval-flags
 #> True [False, False, False, False, False, False]
 model.train(False)  # the same as eval()
+print(any(m.training for m in model.modules()))  # ✓ train-false
+#> False
 model.train()  # back: train(True)
 print(all(m.training for m in model.modules()))  # ✓ train-flags
 #> True
@@ -71,8 +74,9 @@ out = bn(h)  # train mode: normalised with THIS batch's mean and variance ...
 batch_formula = (h - h.mean(0)) / torch.sqrt(h.var(0, unbiased=False) + bn.eps) * bn.weight + bn.bias
 print(torch.allclose(out, batch_formula, atol=1e-5))  # ✓ bn-train-batch
 #> True
-print(torch.equal(bn.running_mean, saved_mean))  # ... and the running statistics move towards it ✓ bn-train-updates
-#> False
+towards = (1 - bn.momentum) * saved_mean + bn.momentum * h.mean(0)  # momentum 0.1: a tenth of the way
+print(torch.equal(bn.running_mean, saved_mean), torch.allclose(bn.running_mean, towards))  # ... and the running statistics move towards it ✓ bn-train-updates
+#> False True
 
 bn.running_mean.copy_(saved_mean)  # put them back
 bn.eval()
@@ -99,20 +103,30 @@ print(out.requires_grad, out.grad_fn)  # ✓ no-grad-no-graph
 
 
 # --8<-- [start:accuracy]
-def accuracy(net: nn.Module, batch_size: int) -> float:
-    """Accuracy on the test set, fed in batches of `batch_size`, in the order it is stored."""
+def accuracy(net: nn.Module, batch_size: int, order: torch.Tensor | None = None) -> float:
+    """Accuracy on the test set, fed in batches of `batch_size`, in the order it is stored (or in `order`)."""
+    x, y = (x_test, y_test) if order is None else (x_test[order], y_test[order])
     with torch.no_grad():
-        preds = [net(x_test[i : i + batch_size]).argmax(1) for i in range(0, len(x_test), batch_size)]
-    return round((torch.cat(preds) == y_test).float().mean().item(), 4)
+        preds = [net(x[i : i + batch_size]).argmax(1) for i in range(0, len(x), batch_size)]
+    return round((torch.cat(preds) == y).float().mean().item(), 4)
 
 
 model.eval()
 print([accuracy(model, bs) for bs in (1, 16, 64)])  # eval: the same for every test batch size ✓ eval-same
 #> [0.9062, 0.9062, 0.9062]
+with torch.no_grad():
+    one_at_a_time = torch.cat([model(x_test[i : i + 1]) for i in range(len(x_test))])
+    print(torch.allclose(one_at_a_time, model(x_test), atol=1e-5))  # the same outputs, up to rounding ✓ eval-outputs
+    #> True
 
 in_train_mode = copy.deepcopy(model).train()  # the same weights, evaluated without eval()
 print([accuracy(in_train_mode, bs) for bs in (2, 16, 64)])  # train mode: depends on the batch ✓ train-differs
 #> [0.5156, 0.5781, 0.9062]
+bn_alone = copy.deepcopy(model).train()
+bn_alone[3].eval()  # Dropout off: BatchNorm alone in train mode
+mixed = torch.randperm(len(y_test), generator=torch.Generator().manual_seed(1))  # the same samples, shuffled
+print(accuracy(bn_alone, 16), accuracy(bn_alone, 16, order=mixed))  # one-class batches vs mixed ones ✓ class-batches
+#> 0.5781 0.9062
 moved = not torch.equal(in_train_mode[1].running_mean, model[1].running_mean)
 print(moved)  # and evaluating in train mode changed the running statistics, under no_grad too ✓ eval-in-train-moves
 #> True
@@ -122,6 +136,8 @@ try:
 except ValueError as err:
     print(err)  # ✓ one-value
     #> Expected more than 1 value per channel when training, got input size torch.Size([1, 16])
+print(nn.BatchNorm2d(16).train()(torch.ones(1, 16, 4, 4)).shape)  # one image still has 4 x 4 values per channel ✓ bn2d-one
+#> torch.Size([1, 16, 4, 4])
 # --8<-- [end:accuracy]
 
 # --8<-- [start:running-stats]
@@ -134,11 +150,14 @@ print(accuracy(copy.deepcopy(stale).train(), 64))  # ... than train mode on a la
 
 stale[1].momentum = None  # None: a plain average over the batches seen since the reset
 stale.train()
+batch_means = []
 with torch.no_grad():
     for i in range(0, len(x_train), 32):  # forward passes over training data re-estimate the statistics
         stale(x_train[i : i + 32])
+        batch_means.append(stale[0](x_train[i : i + 32]).mean(0))  # the mean of what BatchNorm saw
 print(accuracy(stale.eval(), 16))  # ✓ re-estimated
 #> 0.875
+assert torch.allclose(stale[1].running_mean, torch.stack(batch_means).mean(0), atol=1e-5)  # every batch counts the same ✓ plain-average
 # --8<-- [end:running-stats]
 
 # --8<-- [start:modes]

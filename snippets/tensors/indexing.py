@@ -29,6 +29,9 @@ basic = {"x[0]": x[0], "x[1:, ::2]": x[1:, ::2], "x[:, 1]": x[:, 1], "x[None, ..
 advanced = {"x[[0, 2]]": x[[0, 2]], "x[:, [0, 2]]": x[:, [0, 2]], "x[x > 5]": x[x > 5], "x[torch.tensor([0, 2])]": x[torch.tensor([0, 2])]}
 print({k: shares_memory(v, x) for k, v in basic.items()})  # integers, slices, None, ...: views ✓ basic-views
 #> {'x[0]': True, 'x[1:, ::2]': True, 'x[:, 1]': True, 'x[None, ..., -1]': True}
+top_row = x.sum(dim=1).argmax()  # a 0-dimensional integer tensor, as argmax() returns
+print(top_row.dim(), shares_memory(x[top_row], x), shares_memory(x[top_row.unsqueeze(0)], x))  # like x[2]: a view ✓ zero-dim-view
+#> 0 True False
 print({k: shares_memory(v, x) for k, v in advanced.items()})  # a list, a tensor or a mask: copies ✓ advanced-copies
 #> {'x[[0, 2]]': False, 'x[:, [0, 2]]': False, 'x[x > 5]': False, 'x[torch.tensor([0, 2])]': False}
 
@@ -40,7 +43,9 @@ print(y)  # ✓ write-through
 #> tensor([[ 0.,  1.,  2.,  3.],
 #>         [ 0.,  5.,  0.,  7.],
 #>         [ 0.,  9.,  0., 11.]])
+expected = y.clone().index_put_((torch.tensor([0, 2]),), torch.tensor(-1.0))
 y[[0, 2]] = -1.0  # but ASSIGNING through advanced indexing writes in place (index_put_)
+assert torch.equal(y, expected)  # ✓ index-put
 print(y)  # ✓ setitem-writes
 #> tensor([[-1., -1., -1., -1.],
 #>         [ 0.,  5.,  0.,  7.],
@@ -129,11 +134,17 @@ nll = -F.log_softmax(logits, dim=1).gather(1, target.unsqueeze(1)).mean()
 print(torch.allclose(nll, F.cross_entropy(logits, target)))  # cross-entropy, written with gather ✓ gather-ce
 #> True
 
-try:
-    logits.gather(1, target.unsqueeze(1).float())  # an index of the wrong dtype
-except RuntimeError as err:
-    print(err)  # "int64" only in torch 2.4 to 2.6 ✓ gather-dtype
-    #> gather(): Expected dtype int32/int64 for index
+for dtype in (torch.int32, torch.float32):  # indices of other dtypes
+    try:
+        logits.gather(1, target.unsqueeze(1).to(dtype))
+        print(dtype, "accepted")  # ✓ gather-int32
+        #> torch.int32 accepted
+    except RuntimeError as err:
+        print(dtype, err)  # "int64" only in torch 2.4 to 2.6 ✓ gather-dtype
+        #> torch.float32 gather(): Expected dtype int32/int64 for index
+index = target.unsqueeze(1).float().long()  # .long(): int64, which every version takes
+print(torch.equal(logits.gather(1, index).squeeze(1), picked))  # ✓ gather-long
+#> True
 try:
     logits.gather(1, target)  # an index with one dimension fewer than the input
 except RuntimeError as err:
@@ -173,6 +184,9 @@ print(torch.equal(torch.take_along_dim(scores, order, dim=1), scores.gather(1, o
 best = scores.argmax(dim=1, keepdim=True)
 print(torch.take_along_dim(scores, best, dim=1).squeeze(1))  # the maximum of each row ✓ take-max
 #> tensor([0.9000, 0.7000])
+values, indices = scores.topk(2, dim=1)
+print(torch.equal(torch.take_along_dim(scores, indices, dim=1), values))  # topk's indices give its values ✓ take-topk
+#> True
 print(torch.take_along_dim(scores, torch.tensor([4])))  # without dim: indices into the flattened tensor ✓ take-flat
 #> tensor([0.2000])
 # --8<-- [end:take-along-dim]

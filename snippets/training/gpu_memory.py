@@ -47,19 +47,50 @@ pasted = (
     "in use. Of the allocated memory 6.15 GiB is allocated by PyTorch, and 8.71 GiB is reserved by PyTorch "
     "but unallocated."
 )
+SIZE = r"[\d.]+ (?:bytes|KiB|MiB|GiB)"  # a size as the message writes it: "0 bytes", "870.00 MiB"
 pattern = (
-    r"Tried to allocate (?P<tried>[\d.]+) GiB\. GPU \d+ has a total capacity of (?P<total>[\d.]+) GiB "
-    r"of which (?P<free>[\d.]+) GiB is free\. Including non-PyTorch memory, this process has "
-    r"(?P<process>[\d.]+) GiB memory in use\. Of the allocated memory (?P<allocated>[\d.]+) GiB is allocated "
-    r"by PyTorch, and (?P<cached>[\d.]+) GiB is reserved by PyTorch but unallocated"
+    rf"Tried to allocate (?P<tried>{SIZE})\. GPU \d+ has a total capacity of (?P<total>{SIZE}) of which (?P<free>{SIZE}) is free\. "
+    rf"(?:Including non-PyTorch memory, this process has (?P<process>{SIZE}) memory in use\. )?"  # not always there
+    rf"Of the allocated memory (?P<allocated>{SIZE}) is allocated by PyTorch, and (?P<cached>{SIZE}) is reserved by PyTorch but unallocated"
 )
-gib = {k: float(v) for k, v in re.search(pattern, pasted).groupdict().items()}
+
+
+def in_gib(size: str) -> float:
+    number, unit = size.split()
+    return round(float(number) / 1024 ** (3 - ["bytes", "KiB", "MiB", "GiB"].index(unit)), 2)
+
+
+def read_message(message: str) -> dict:
+    """The sizes of a message of the current form, in GiB (None for a part it leaves out)."""
+    return {k: v and in_gib(v) for k, v in re.search(pattern, message).groupdict().items()}
+
+
+gib = read_message(pasted)
 print(gib)  # ✓ parsed
 #> {'tried': 7.5, 'total': 21.99, 'free': 6.62, 'process': 15.35, 'allocated': 6.15, 'cached': 8.71}
 print(gib["tried"] > gib["free"], gib["cached"] > gib["tried"])  # too little free, but more cached than asked ✓ fragmented
 #> True True
 print(round(gib["process"] - gib["allocated"] - gib["cached"], 2))  # this process, outside PyTorch's cache ✓ outside
 #> 0.49
+
+# Another (huggingface/meshgen#7): sizes in MiB and bytes, and no sentence on the process
+meshgen = (
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1002.00 MiB. GPU 0 has a total capacity of 8.00 GiB "
+    "of which 0 bytes is free. Of the allocated memory 13.98 GiB is allocated by PyTorch, and 129.48 MiB is reserved "
+    "by PyTorch but unallocated."
+)
+other = read_message(meshgen)
+print(other, other["cached"] < other["tried"])  # the cache holds less than the request ✓ held-by-tensors
+#> {'tried': 0.98, 'total': 8.0, 'free': 0.0, 'process': None, 'allocated': 13.98, 'cached': 0.13} True
+
+# The older form (earlier torch releases), as pasted in a question: PyTorch's reserved total instead
+older = (
+    "RuntimeError: CUDA out of memory. Tried to allocate 870.00 MiB (GPU 2; 23.70 GiB total capacity; "
+    "19.18 GiB already allocated; 323.81 MiB free; 21.70 GiB reserved in total by PyTorch)"
+)
+tried, total, allocated, free, reserved = (in_gib(size) for size in re.findall(SIZE, older))
+print(tried, free, round(reserved - allocated, 2))  # asked, free, and reserved but unallocated ✓ older-form
+#> 0.85 0.32 2.52
 # --8<-- [end:message]
 
 # --8<-- [start:compiled]
@@ -101,18 +132,20 @@ print(activations, out.requires_grad)  # evaluation under no_grad saves nothing 
 
 
 # --8<-- [start:autocast]
-def autocast_forward(batch: torch.Tensor) -> torch.Tensor:
-    with torch.autocast(device.type, dtype=torch.bfloat16):  # on a GPU, float16 works the same way here
+def autocast_forward(batch: torch.Tensor, dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
+    with torch.autocast(device.type, dtype=dtype):
         return net(batch)
 
 
+copies = 2 * (net[2].weight.numel() + net[4].weight.numel())  # 2-byte copies of the weights backward needs
 for batch_size in (64, 1024):
     batch = torch.randn(batch_size, 256, device=device)
     full, _ = saved_bytes(lambda batch=batch: net(batch))
     half, out = saved_bytes(lambda batch=batch: autocast_forward(batch))
-    print(batch_size, full, half, round(half / full, 2), out.dtype)  # ✓ autocast-bytes
-    #> 64 327680 698368 2.13 torch.bfloat16
-    #> 1024 5242880 3155968 0.6 torch.bfloat16
+    print(batch_size, full, half, round(half / full, 2), out.dtype, half - copies == full // 2)  # ✓ autocast-bytes
+    #> 64 327680 698368 2.13 torch.bfloat16 True
+    #> 1024 5242880 3155968 0.6 torch.bfloat16 True
+    assert saved_bytes(lambda batch=batch: autocast_forward(batch, torch.float16))[0] == half  # ✓ float16-same
 # --8<-- [end:autocast]
 
 # --8<-- [start:accumulation]
@@ -141,12 +174,15 @@ out.sum().backward()
 plain_grad = net[0].weight.grad.clone()
 net.zero_grad()
 
+forward_passes = []
+hook = net[0].register_forward_hook(lambda module, inputs, output: forward_passes.append(len(inputs[0])))
 recomputed, out = saved_bytes(lambda: net[4](checkpoint(net[:4], x, use_reentrant=False)))
 out.sum().backward()  # net[:4] runs a second time here, to rebuild what it did not keep
+hook.remove()
 print(plain, recomputed)  # ✓ checkpoint-bytes
 #> 327680 196608
-print(torch.allclose(net[0].weight.grad, plain_grad))  # the same gradient, for one more forward pass ✓ checkpoint-same
-#> True
+print(torch.allclose(net[0].weight.grad, plain_grad), len(forward_passes))  # the same gradient, for one more forward pass ✓ checkpoint-same
+#> True 2
 net.zero_grad()
 # --8<-- [end:checkpointing]
 
