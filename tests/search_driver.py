@@ -32,6 +32,7 @@ class Case:
     page: str  # the English page's site path, e.g. losses/binary/
     lang: str  # the edition it is searched in
     entry: str | None = None  # the id of the heading its first result must link to
+    source: str | None = None  # a pasted error's demand corpus id (demand/errors.yaml), if any
 
     @property
     def expected(self) -> str:
@@ -42,15 +43,20 @@ class Case:
 
 def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
     """The cases of one kind (`lookups`, `questions`, ...), each in the edition its `lang`
-    names (English if none), with its `entry` if it names one."""
+    names (English if none), with its `entry` and `source` if it names them."""
     cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind] or []
-    return [Case(c["query"], c["page"], c.get("lang", "en"), c.get("entry")) for c in cases]
+    return [
+        Case(c["query"], c["page"], c.get("lang", "en"), c.get("entry"), c.get("source"))
+        for c in cases
+    ]
 
 
 def in_both_editions(cases: list[Case]) -> list[Case]:
     """Each case searched in the English and the Chinese edition: readers paste English
     error messages into both."""
-    return [Case(c.query, c.page, lang, c.entry) for c in cases for lang in ("en", "zh")]
+    return [
+        Case(c.query, c.page, lang, c.entry, c.source) for c in cases for lang in ("en", "zh")
+    ]
 
 
 def edition_url(site_url: str, lang: str) -> str:

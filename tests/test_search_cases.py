@@ -69,9 +69,13 @@ def copied(case: Case, texts: list[str]) -> bool:
     return any(query in text.casefold() for text in texts)
 
 
-# A pasted error carries the reader's own numbers and paths, not the page's.
+# A pasted error carries the reader's own numbers and paths, not the page's; one taken from
+# the demand corpus (`source:`) is what a reader really pasted, and a short message with
+# nothing of the reader's in it is the page's own words too.
 @pytest.mark.parametrize(
-    "case", QUESTIONS + CHINESE_IN_ENGLISH + PASTED_ERRORS, ids=lambda c: c.query
+    "case",
+    QUESTIONS + CHINESE_IN_ENGLISH + [c for c in PASTED_ERRORS if not c.source],
+    ids=lambda c: c.query,
 )
 def test_a_question_is_not_copied_from_its_page(case: Case) -> None:
     assert not copied(case, _page_texts(case)), f"{case.query!r} occurs in {case.page}"
