@@ -258,7 +258,7 @@ TEXT: dict[str, dict[str, str]] = {
         "table.not_run": "未运行",
         "table.passed": "通过",
         "table.failed": "**失败**",
-        "table.changed": "（此后文件已修改）",
+        "table.changed": "，此后文件已修改",  # no space may follow a full-width ）, and " · " does
         "table.whole_file": "（整个文件）",
         "table.no_snippet": "（无代码片段）",
         "table.no_page": "（无页面）",
