@@ -59,10 +59,14 @@ def _gpu_only_outside_boxes(page: str, markdown: str, root: Path) -> list[str]:
     return outside
 
 
-@pytest.mark.parametrize("page", [p for p in _pages() if p.startswith("docs/training/")])
-def test_a_training_claim_resting_on_gpu_checks_only_stands_in_a_box(page: str) -> None:
-    """docs/training/index.md: the claims that rest on `# requires: cuda` checks only sit in
-    "Not verified here" boxes until a GPU run is recorded."""
+# The sections whose index page states it (docs/training/index.md, docs/data/index.md).
+BOXED_GPU_SECTIONS = ("docs/training/", "docs/data/")
+
+
+@pytest.mark.parametrize("page", [p for p in _pages() if p.startswith(BOXED_GPU_SECTIONS)])
+def test_a_claim_resting_on_gpu_checks_only_stands_in_a_box(page: str) -> None:
+    """The claims that rest on `# requires: cuda` checks only sit in "Not verified here"
+    boxes until a GPU run is recorded."""
     markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
     outside = _gpu_only_outside_boxes(page, markdown, REPO_ROOT)
     assert not outside, "GPU-only claims outside a box:\n" + "\n".join(outside)
