@@ -72,6 +72,8 @@ print(gib["tried"] > gib["free"], gib["cached"] > gib["tried"])  # too little fr
 #> True True
 print(round(gib["process"] - gib["allocated"] - gib["cached"], 2))  # this process, outside PyTorch's cache ✓ outside
 #> 0.49
+in_other_units = pasted.replace("7.50 GiB", "7680.00 MiB").replace("6.62 GiB", "6941573.12 KiB")
+assert read_message(in_other_units.replace("6.15 GiB", "6603512218 bytes")) == gib  # MiB, KiB, bytes ✓ units
 
 # Another (huggingface/meshgen#7): sizes in MiB and bytes, and no sentence on the process
 meshgen = (
