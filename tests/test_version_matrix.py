@@ -25,7 +25,7 @@ from docverify.matrix.records import (
     shown_blocks,
 )
 from docverify.matrix.stacks import stacks
-from docverify.matrix.view import Matrix, _runs
+from docverify.matrix.view import Matrix, Outcome, _runs
 from docverify.paths import REPO_ROOT
 from docverify.run.print_capture import PrintRecord
 from docverify.site import matrix_lines as hook
@@ -89,6 +89,23 @@ def test_the_recorder_carries_on_past_a_raising_statement(tmp_path: Path) -> Non
         (10, "FutureWarning: old API"),
         (10, "DeprecationWarning: mine"),
     ]
+
+
+def test_a_snippet_that_reads_the_checkouts_environment_is_not_run(tmp_path: Path) -> None:
+    from docverify.matrix.record import record_file
+
+    # A stack's environment holds the runtime packages only: a snippet that checks the
+    # checkout's pinned tools (environment/conda.py) would fail there, not on torch's account.
+    path = tmp_path / "env.py"
+    path.write_text('"""Doc."""\n# requires: checkout\nprint(1)\n#> 1\n', encoding="utf-8")
+    record = record_file(load(path), "env.py", has_cuda=False)
+    assert (record.status, record.reason, record.blocks) == (
+        "not run",
+        "needs the checkout's .venv",
+        (),
+    )
+    zh = hook._reason(Outcome("not run", reason=record.reason), "zh")  # said in 中文 too
+    assert zh == "它读取检出目录自己的环境 .venv"
 
 
 def test_a_block_whose_print_never_ran_says_why() -> None:

@@ -154,6 +154,7 @@ TEXT: dict[str, dict[str, str]] = {
         "matrix.missing": "Version matrix: not recorded yet (run `make matrix`)",
         "matrix.not_run": "Version matrix: not run ({reason})",
         "matrix.needs_cuda": "needs CUDA",
+        "matrix.needs_venv": "it reads the checkout's own environment, .venv",
         "matrix.tested": (
             "Tested: torch {torch} (on the pinned Python); Python {python} (on the pinned torch). "
             "A range joins neighbouring tested versions; versions between them were not run."
@@ -306,6 +307,7 @@ TEXT: dict[str, dict[str, str]] = {
         "matrix.missing": "版本矩阵：尚无记录（运行 `make matrix`）",
         "matrix.not_run": "版本矩阵：未运行（{reason}）",
         "matrix.needs_cuda": "需要 CUDA",
+        "matrix.needs_venv": "它读取检出目录自己的环境 .venv",
         "matrix.tested": (
             "已测试：torch {torch}（固定的 Python 上）；Python {python}（固定的 torch 上）。"
             "范围连接相邻的已测试版本；其间的版本未运行。"

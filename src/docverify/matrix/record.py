@@ -135,6 +135,10 @@ def record_file(snippet: SnippetFile, rel: str, has_cuda: bool) -> FileRecord:
     sha = code_sha256(snippet.source)
     if "cpu" not in snippet.devices and not has_cuda:
         return FileRecord(rel, sha, status="not run", reason="needs CUDA")
+    if "checkout" in snippet.requires:
+        # It reads the checkout's own environment (the .venv `make test` installs, with its
+        # tools): a stack's environment holds the snippets' runtime packages only.
+        return FileRecord(rel, sha, status="not run", reason="needs the checkout's .venv")
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="matrix-") as tmp:
         runner = record_launched if snippet.launched else record_in_process

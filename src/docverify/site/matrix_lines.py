@@ -150,8 +150,13 @@ def block_lines(
     return lines
 
 
+# The recorder's reasons for "not run" (docverify.matrix.record), as the site says them.
+_REASONS = {"needs CUDA": "matrix.needs_cuda", "needs the checkout's .venv": "matrix.needs_venv"}
+
+
 def _reason(outcome: Outcome, lang: str) -> str:
-    return text(lang, "matrix.needs_cuda") if outcome.reason == "needs CUDA" else outcome.reason
+    key = _REASONS.get(outcome.reason)
+    return text(lang, key) if key else outcome.reason
 
 
 def _section_range(path: str, section: str | None, root: Path) -> tuple[int, int]:
