@@ -66,7 +66,9 @@ def test_the_checks_fail_on_notes_that_say_otherwise() -> None:
         f"for epc in range(EPOCH_CNT):\n    train_sampler.set_epoch(epc)\n{DDP_END}"
     )
     assert tells_the_sampler_the_epoch(fixed)
-    shuffled = f"{DDP_START}DataLoader(dataset=d, shuffle=True,\n    sampler=train_sampler){DDP_END}"
+    shuffled = (
+        f"{DDP_START}DataLoader(dataset=d, shuffle=True,\n    sampler=train_sampler){DDP_END}"
+    )
     assert "shuffle=False" not in loader_with_sampler(shuffled)
     with pytest.raises(ValueError):
         ddp_part("notes without a distributed part")
