@@ -431,6 +431,29 @@ def test_sentences_are_counted_by_what_proves_them_on_which_machine(tmp_path: Pa
     assert dict(kinds) == {claims.CPU: 2, claims.GPU_ONLY: 1}
 
 
+@pytest.mark.parametrize("page", _pages())
+def test_a_sentence_only_a_gpu_run_checks_stands_in_a_not_verified_box(page: str) -> None:
+    # index.md: what the test machines cannot check sits in a "Not verified here" box.
+    markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
+    outside = claims.gpu_only_outside_boxes(page, markdown, REPO_ROOT)
+    assert not outside, "only GPU runs check these; put them in a Not verified here box:\n" + (
+        "\n".join(f"{page}:{s.line}: {s.text[:90]}" for s in outside)
+    )
+
+
+def test_a_gpu_only_sentence_outside_a_box_is_found(tmp_path: Path) -> None:
+    prose = (
+        "Three ones sum to 3. {✓ total}\n\n"
+        "On a GPU the sum is the same. {✓ on-gpu}\n\n"
+        '!!! unverified "Not verified here: the GPU"\n'
+        "    On a GPU the sum is 3 too. {✓ on-gpu}\n"
+        "    **Why:** no GPU here. **Checked instead:** the CPU sum.\n"
+    )
+    root, markdown = _printing_site(tmp_path, prose)
+    outside = claims.gpu_only_outside_boxes("docs/topic/page.md", markdown, root)
+    assert [s.text for s in outside] == ["On a GPU the sum is the same. {✓ on-gpu}"]
+
+
 def test_a_declared_sentence_that_states_a_fact_is_listed(tmp_path: Path) -> None:
     from docverify.contract.sentence_checks import declared_facts
 

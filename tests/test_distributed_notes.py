@@ -49,12 +49,27 @@ def test_the_notes_evaluate_on_local_rank_0(notes: str) -> None:
     assert loop in ddp_part(notes)
 
 
+def loader_with_sampler(text: str) -> str:
+    """The arguments of the notes' DataLoader call that passes `sampler=train_sampler`."""
+    ddp = ddp_part(text)
+    end = ddp.index("sampler=train_sampler")
+    return ddp[ddp.rindex("DataLoader(", 0, end) : end]
+
+
+def test_the_notes_loader_passes_shuffle_false_with_its_sampler(notes: str) -> None:
+    assert "shuffle=False" in loader_with_sampler(notes)
+
+
 def test_the_checks_fail_on_notes_that_say_otherwise() -> None:
     fixed = (
         f"{DDP_START}train_sampler = DistributedSampler(train_dataset)\n"
         f"for epc in range(EPOCH_CNT):\n    train_sampler.set_epoch(epc)\n{DDP_END}"
     )
     assert tells_the_sampler_the_epoch(fixed)
+    shuffled = (
+        f"{DDP_START}DataLoader(dataset=d, shuffle=True,\n    sampler=train_sampler){DDP_END}"
+    )
+    assert "shuffle=False" not in loader_with_sampler(shuffled)
     with pytest.raises(ValueError):
         ddp_part("notes without a distributed part")
 

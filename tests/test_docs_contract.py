@@ -267,6 +267,21 @@ def test_boxes_are_well_formed(page: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
+# distributed/index.md: "The multi-GPU runs (DataParallel's replicas, the training script on
+# NCCL, NCCL's operations) sit in 'Not verified here' boxes": each page has its box.
+MULTI_GPU_BOXES = {
+    "distributed/dataparallel_vs_ddp.md": "Not verified here: the counter stays at 0 with two or more GPUs",
+    "distributed/ddp_train.md": "Not verified here: the training script under NCCL on two GPUs",
+    "distributed/collectives.md": "Not verified here: which operations NCCL supports",
+}
+
+
+def test_the_multi_gpu_runs_the_distributed_index_names_sit_in_boxes() -> None:
+    for page, title in MULTI_GPU_BOXES.items():
+        found = boxes.find_boxes(page, (DOCS_DIR / page).read_text(encoding="utf-8"))
+        assert [b.title for b in found if b.kind == boxes.UNVERIFIED].count(title) == 1, page
+
+
 @pytest.fixture(scope="session")
 def seeds() -> dict[str, str]:
     if not boxes.SEEDS_DIR.is_dir():
@@ -290,7 +305,13 @@ def test_what_the_pages_say_of_the_notes_as_a_whole_holds(seeds: dict[str, str])
         if p.is_file()
     }
     assert len(raw) == 2  # "two personal study notes" (index.md)
+    # "written in Chinese": each has hundreds of Chinese characters (besides its code).
+    assert all(len(re.findall(r"[\u4e00-\u9fff]", text)) > 500 for text in raw.values())
     notes = "\n".join(raw.values())
+    # index.md's list of their topics: each is named in the notes (any case).
+    topics = ("tensor", "loss", "dataloader", "conv", "optim", "transforms", "torch.save")
+    topics += ("flops", "dataparallel", "ddp", "argparse", "pycharm", "conda")
+    assert [t for t in topics if t not in notes.lower()] == []
     # copies.md: the heading 「Tensor的复制」 has nothing under it, the next heading follows.
     assert re.search(r"\nTensor的复制[ \t]*\n\s*\nTensor与Numpy的转化\n", notes)
     # multiplication.md: 「乘法」 is one sentence naming three kinds, and no code.

@@ -56,3 +56,27 @@ def test_each_heading_is_a_section_with_its_id_and_the_code_it_quotes() -> None:
         ["the-fix", "The fix", ""],
     ]
     assert doc["headings"] == "mat1 and mat2 shapes cannot be multiplied The fix"
+
+
+FIELDS = """<article class="md-content__inner md-typeset">
+<h1>Reshaping</h1>
+<p><em>中文: 改变形状 · 视图</em></p>
+<nav class="md-tags"><a class="md-tag" href="../../tags/#reshape">reshape</a></nav>
+<div class="admonition question"><p class="admonition-title">Questions this page answers</p>
+<ul><li>Why does view fail?</li><li>How do I flatten?</li></ul></div>
+<h2 id="view">view and reshape</h2>
+<p>A view shares memory.</p>
+<div class="highlight"><pre><code>y = x.view(4, 3)</code></pre></div>
+</article>"""
+
+
+def test_a_page_document_holds_each_field_the_search_ranks() -> None:
+    # verification.md: title, headings, questions, 中文 terms, tags, prose and code.
+    doc = page_document("tensors/reshape/", FIELDS)
+    assert doc["title"] == "Reshaping"
+    assert doc["headings"] == "view and reshape"
+    assert doc["questions"] == "Why does view fail?\nHow do I flatten?"
+    assert doc["keywords"] == "改变形状 · 视图"
+    assert doc["tags"] == "reshape ·"
+    assert doc["text"] == "A view shares memory."
+    assert doc["code"] == "y = x.view(4, 3)"

@@ -74,6 +74,13 @@ def test_verification_table_lists_both_devices(reports_dir: Path) -> None:
     assert "| not run | not run |" in table  # a snippet no report contains
 
 
+def test_verification_table_without_a_report_says_so(reports_dir: Path) -> None:
+    # A fresh clone under `make serve`: no report yet, and the table says how to get one.
+    table = generated_pages.verification_table(reports(reports_dir), DOCS_DIR, REPO_ROOT)
+    assert table.startswith("No verification report in this build: run `make test`.")
+    assert f"| `{SNIPPET}` | | not run | not run |" in table
+
+
 def test_verification_table_counts_not_verified_boxes_per_page(
     tmp_path: Path, reports_dir: Path
 ) -> None:
@@ -218,6 +225,30 @@ def test_headline_is_counted_from_the_roots(tmp_path: Path) -> None:
         "(each says why). "
         "1 generated fragment in the prose (benchmark tables): 1 validated by a named test."
     )
+
+
+def test_the_roots_table_counts_the_blocks_only_a_gpu_run_runs(tmp_path: Path) -> None:
+    # A whole-file `# requires: cuda` script is "run, outputs compared" only on a GPU machine:
+    # the table says how many blocks come from such scripts, and whether a GPU run is recorded.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "p.md").write_text(
+        f'```python\n--8<-- "{SNIPPET}:view"\n```\n\n'
+        '```python\n--8<-- "snippets/data/pinned_memory_cuda.py:types"\n```\n\n'
+        '```python\n--8<-- "snippets/data/pinned_memory_cuda.py:pinned"\n```\n',
+        encoding="utf-8",
+    )
+    row = next(
+        line
+        for line in generated_pages.roots_table(docs, repo=REPO_ROOT).splitlines()
+        if line.startswith("| `snippets/")
+    )
+    assert row.endswith(
+        "| 3 (2 of them from scripts that need a GPU, run only on a GPU machine: "
+        "no GPU run recorded yet) |"
+    ), row
+    zh = generated_pages.roots_table(docs, "zh", "2026-12-01", REPO_ROOT)
+    assert "3（其中 2 个来自需要 GPU 的脚本，只在 GPU 机器上运行：2026-12-01 的 GPU 运行）" in zh
 
 
 def test_the_summary_claims_are_generated_not_typed() -> None:

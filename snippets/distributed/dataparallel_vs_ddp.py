@@ -291,6 +291,12 @@ unset, given_25, given_1_5 = run_ranks(
 )[0]
 print("bucket_cap_mb unset [tensors, MiB], step 1:", unset[0], "| step 2:", unset[1])  # ✓ default-buckets
 #> bucket_cap_mb unset [tensors, MiB], step 1: [[6, 3.006]] | step 2: [[2, 1.002], [4, 2.004]]
+ddp_source = " ".join(inspect.getsource(torch.nn.parallel.distributed).split())
+first_step_rule = (  # DDP's first-step cap without find_unused_parameters, as torch 2.14+ and older word it
+    "if static_graph or not find_unused_parameters: bucket_size_limits = [sys.maxsize]",
+    "if static_graph is True or self.find_unused_parameters is False: bucket_size_limits = [sys.maxsize]",
+)
+assert any(rule in ddp_source for rule in first_step_rule)  # no cap: one bucket per dtype ✓ first-step-one-bucket
 assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the first bucket's cap, bucket_cap_mb unset ✓ first-bucket-cap
 assert unset[1][0][1] > 1  # a bucket is closed once it reaches its cap, not before: the first passes 1 MiB ✓ cap-passed
 print("bucket_cap_mb=25 given, step 1:", given_25[0], "| step 2:", given_25[1])  # ✓ given-cap

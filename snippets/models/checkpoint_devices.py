@@ -68,6 +68,11 @@ for name, map_location in forms.items():
 # --8<-- [end:map-location]
 
 # --8<-- [start:no-cuda]
+torch.save({"on_cpu": torch.ones(2), "on_meta": torch.empty(2, device="meta")}, tmp / "mixed.pt")
+mixed = torch.load(tmp / "mixed.pt", weights_only=True)  # no map_location: each back where it was saved
+print({name: t.device.type for name, t in mixed.items()})  # ✓ default-device
+#> {'on_cpu': 'cpu', 'on_meta': 'meta'}
+
 if not torch.cuda.is_available():
     message = (
         "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "

@@ -76,6 +76,8 @@ try:  # ... so it shows that torch.Tensor(sizes), like torch.empty, sets no valu
     #> True True
     print(torch.empty(2, dtype=torch.int32), torch.empty(2, dtype=torch.bool))  # not NaN: the largest value ✓ det-int
     #> tensor([2147483647, 2147483647], dtype=torch.int32) tensor([True, True])
+    integers = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16, torch.uint32, torch.uint64)
+    assert all(torch.empty(2, dtype=d).eq(torch.iinfo(d).max).all() for d in integers)  # every integer dtype ✓ det-int-all
 finally:
     torch.use_deterministic_algorithms(False)
 # --8<-- [end:constructor]

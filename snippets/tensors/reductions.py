@@ -37,6 +37,9 @@ assert torch.allclose(x.std() ** 2, x.var())  # std is the square root of the sa
 samples = torch.randn(20000, 5, generator=torch.Generator().manual_seed(0))  # rows of 5 from N(0, 1)
 print(f"{samples.var(dim=1).mean():.2f} {samples.var(dim=1, correction=0).mean():.2f}")  # true var: 1 ✓ var-unbiased
 #> 1.00 0.80
+around_own_mean = (samples - samples.mean(dim=1, keepdim=True)).pow(2).sum(dim=1)
+around_true_mean = samples.pow(2).sum(dim=1)  # the true mean is 0
+assert around_own_mean.le(around_true_mean + 1e-5).all()  # in each of the 20 000 rows (1e-5: float rounding) ✓ var-why
 try:
     torch.arange(5).mean()
 except RuntimeError as err:

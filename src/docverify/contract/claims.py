@@ -207,14 +207,33 @@ def proof_kinds(page: str, markdown: str, root: Path) -> Counter:
 def _proof_kinds(page: str, markdown: str, root: Path, sources: tuple[str, ...]) -> Counter:
     found: Counter = Counter()
     for sentence in sentences(page, markdown):
-        if sentence.kind != LINKED:
-            continue
-        targets = targets_of(page, sentence.text, root)
-        checks = [t.check for t in targets if t.page]
-        tests = [t for t in targets if not t.page]
-        gpu_only = bool(checks) and all(c.cuda_only for c in checks) and not tests
-        found[GPU_ONLY if gpu_only else CPU] += 1
+        if sentence.kind == LINKED:
+            found[GPU_ONLY if _gpu_only(page, sentence.text, root) else CPU] += 1
     return found
+
+
+def _gpu_only(page: str, sentence: str, root: Path) -> bool:
+    """Whether every link of the sentence is a check only a GPU run makes."""
+    targets = targets_of(page, sentence, root)
+    checks = [t.check for t in targets if t.page]
+    tests = [t for t in targets if not t.page]
+    return bool(checks) and all(c.cuda_only for c in checks) and not tests
+
+
+def gpu_only_outside_boxes(page: str, markdown: str, root: Path) -> list[Sentence]:
+    """The linked sentences that only checks a GPU run makes prove, standing outside a
+    "Not verified here" box: until a GPU run is recorded, such a sentence belongs in one."""
+    boxed = {
+        line
+        for box in boxes.find_boxes(page, markdown)
+        if box.kind == boxes.UNVERIFIED
+        for line, _ in box.body
+    }
+    return [
+        s
+        for s in sentences(page, markdown)
+        if s.kind == LINKED and s.line not in boxed and _gpu_only(page, s.text, root)
+    ]
 
 
 def main(argv: list[str]) -> int:

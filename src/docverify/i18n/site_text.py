@@ -108,6 +108,7 @@ TEXT: dict[str, dict[str, str]] = {
         "table.environments": "Environments the latest runs used:",
         "table.environment": "**{device}** run: torch {torch}, Python {python}, commit `{commit}`, {machine}",
         "roots.header": "| embedded from | kind of check | by | what | blocks |",
+        "roots.gpu_only": "{n} ({gpu} of them from scripts that need a GPU, run only on a GPU machine: {state})",
         # the Errata page
         "errata.counts": (
             "This build finds {corrections} (the notes were wrong or outdated: listed below), "
@@ -266,6 +267,7 @@ TEXT: dict[str, dict[str, str]] = {
         "table.environments": "最近几次运行所用的环境：",
         "table.environment": "**{device}** 运行：torch {torch}，Python {python}，提交 `{commit}`，{machine}",
         "roots.header": "| 嵌入来源 | 检查方式 | 检查者 | 内容 | 代码块数 |",
+        "roots.gpu_only": "{n}（其中 {gpu} 个来自需要 GPU 的脚本，只在 GPU 机器上运行：{state}）",
         "errata.counts": (
             "本次构建共找到 {corrections}（原笔记有误或已过时：见下文）、"
             "{caveats}（原笔记正确但不完整：不算勘误，留在各自页面上）和 "

@@ -21,6 +21,7 @@ from pathlib import Path
 from markdown.extensions.toc import slugify
 
 from docverify.contract import boxes, claims, embed_roots
+from docverify.contract import snippets as snippet_files
 from docverify.contract.sentence_checks import declared_facts
 from docverify.contract.embeds import EmbeddedBlock, blocks, counts, find_embeds
 from docverify.i18n import languages
@@ -247,21 +248,45 @@ def _claims_row(name: str, cells: list[int], share: float) -> str:
     return f"| {name} | " + " | ".join(map(str, cells)) + f" | {share:.0%} |"
 
 
-def roots_table(docs_dir: Path, lang: str = languages.DEFAULT) -> str:
-    """Every embed root with its kind of check and how many blocks the site embeds from it."""
-    used: dict[str, int] = {}
+def roots_table(
+    docs_dir: Path,
+    lang: str = languages.DEFAULT,
+    gpu_run: str | None = None,
+    repo: Path | None = None,
+) -> str:
+    """Every embed root with its kind of check and how many blocks the site embeds from it;
+    for scripts that are run, how many of those come from a whole-file `# requires: cuda`
+    script, which only a GPU run runs (`gpu_run`: the date of the GPU report, None where
+    there is none)."""
+    repo = repo or docs_dir.parent
+    used: Counter = Counter()
+    gpu_only: Counter = Counter()
     for block in blocks(docs_dir):
         if block.root:
-            used[block.root.pattern] = used.get(block.root.pattern, 0) + 1
+            used[block.root.pattern] += 1
+            if block.root.kind == embed_roots.RUN and _needs_cuda(repo / block.path):
+                gpu_only[block.root.pattern] += 1
+    gpu_state = (
+        text(lang, "claims.gpu_ran", date=gpu_run) if gpu_run else text(lang, "claims.gpu_not_run")
+    )
     rows = [text(lang, "roots.header"), "|---|---|---|---|---|"]
     for root in embed_roots.ROOTS:
         by = f"`{root.check}`" if root.check else ""
         kind = text(lang, f"kind.{root.kind}")
         reason = root.reason_in(lang).replace("|", "\\|")
-        rows.append(
-            f"| `{root.pattern}` | {kind} | {by} | {reason} | {used.get(root.pattern, 0)} |"
-        )
+        n = str(used[root.pattern])
+        if gpu_only[root.pattern]:
+            n = text(lang, "roots.gpu_only", n=n, gpu=gpu_only[root.pattern], state=gpu_state)
+        rows.append(f"| `{root.pattern}` | {kind} | {by} | {reason} | {n} |")
     return "\n".join(rows)
+
+
+def _needs_cuda(path: Path) -> bool:
+    """Whether an embedded script runs only where CUDA is available (a whole-file mark)."""
+    try:
+        return snippet_files.load(path).needs_cuda
+    except (OSError, ValueError):
+        return False  # a missing or broken file: the embed check names it
 
 
 def _box_pages(docs_dir: Path, lang: str = languages.DEFAULT):
@@ -376,7 +401,9 @@ def fill(build: SiteBuild, markdown: str) -> str:
         found = blocks(docs_dir)
         markdown = markdown.replace(HEADLINE_MARKER, headline(found, lang))
     if ROOTS_MARKER in markdown:
-        markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang))
+        gpu = build.reports.get("cuda", {}).values()
+        ran = max((r.date for r in gpu), default=None)
+        markdown = markdown.replace(ROOTS_MARKER, roots_table(docs_dir, lang, ran, build.root))
     if CLAIMS_MARKER in markdown:
         markdown = markdown.replace(CLAIMS_MARKER, claims_table(docs_dir, lang, _counted(build)))
     if PINNED_MARKER in markdown:
