@@ -11,6 +11,7 @@ section with a check that run makes; the GPU-only rows link checks only a GPU ru
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from pathlib import Path
@@ -20,7 +21,10 @@ from search_driver import load_cases
 
 from docverify.contract import proofs
 from docverify.contract.sections import read_sections
+from docverify.i18n.site_text import text
+from docverify.matrix.view import Matrix
 from docverify.paths import DOCS_DIR, REPO_ROOT
+from docverify.site import matrix_lines
 
 ATLAS = DOCS_DIR / "errors"
 MIN_ENTRIES = 30  # the issue's floor
@@ -166,3 +170,66 @@ def test_the_gpu_entries_are_checked_only_on_gpu_runs() -> None:
     assert rows and all(
         targets and all(t.check.cuda_only for t in targets) for _, targets in rows
     ), rows
+
+
+def test_the_gpu_pages_gpu_only_checks_are_linked_from_boxes_only() -> None:
+    """On the GPU page (both languages), every proof link to a check only a GPU run makes
+    stands inside a "Not verified here" box: the statements resting on them are labelled."""
+    wrong = []
+    for page in (f"docs/errors/{GPU_PAGE}.md", f"docs/errors/{GPU_PAGE}.zh.md"):
+        markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
+        resolved, problems = proofs.resolve(page, markdown, REPO_ROOT)
+        assert not problems, problems
+        in_box, boxed = set(), False
+        for number, line in enumerate(markdown.splitlines(), start=1):
+            if line.startswith("!!! unverified"):
+                boxed = True
+            elif boxed and (line.startswith("    ") or not line.strip()):
+                in_box.add(number)
+            else:
+                boxed = False
+        assert in_box, f"{page}: no box found"
+        wrong += [
+            f"{page}:{marker.line}: {[t.check.name for t in targets if t.check.cuda_only]}"
+            for marker, targets in resolved.items()
+            if marker.line not in in_box and any(t.check.cuda_only for t in targets)
+        ]
+    assert not wrong, "GPU-only checks linked outside a box:\n" + "\n".join(wrong)
+
+
+def test_each_atlas_code_block_has_a_version_line_as_recorded_or_not() -> None:
+    """Under every code block of an atlas page (both languages) the build writes a line from
+    the version matrix: where the matrix has recorded the code as it is now, the tested releases
+    that print the same, with a fold for each group that differs; otherwise one line that says
+    the code changed since it was recorded, was never recorded, or was not run (needs CUDA)."""
+    found = Matrix.load(REPO_ROOT)
+    wrong = []
+    for path in atlas_pages():
+        for lang, page in (("en", path), ("zh", path.with_suffix(".zh.md"))):
+            name = page.relative_to(REPO_ROOT).as_posix()
+            markdown = page.read_text(encoding="utf-8")
+            built, _ = matrix_lines.add_block_lines(name, markdown, found, lang, REPO_ROOT)
+            blocks = len(re.findall(r'--8<-- "snippets/[^"]+\.py:[^"]+"', markdown))
+            lines = re.findall(
+                r'<(?:p|span) class="version-range([^"]*)"[^>]*>(?:<span[^>]*></span>)*([^<]*)',
+                built,
+            )
+            unrecorded = {
+                text(lang, "matrix.all_stale"),
+                text(lang, "matrix.missing"),
+                text(lang, "matrix.not_run", reason=text(lang, "matrix.needs_cuda")),
+            }
+            same = (text(lang, "matrix.same", ranges=""), text(lang, "matrix.same_all", ranges=""))
+            if len(lines) != blocks:
+                wrong.append(f"{name}: {blocks} code blocks, {len(lines)} version lines")
+            for css, raw in lines:
+                words = html.unescape(raw)
+                recorded = css in ("", " differs") and words.startswith(same)
+                if not recorded and not (
+                    css.strip() in ("stale", "not-run") and words in unrecorded
+                ):
+                    wrong.append(f"{name}: {words!r}")
+            differing = sum(css == " differs" for css, _ in lines)
+            if differing and built.count("??? version-differs") < differing:
+                wrong.append(f"{name}: a line names differing releases without their fold")
+    assert not wrong, "\n".join(wrong)

@@ -321,12 +321,23 @@ if __name__ == "__main__":
     assert shm is None or shm.f_bsize * shm.f_blocks > 0  # its size: `df -h /dev/shm` ✓ killed-shm
     images = torch.randn(8, 3, 32, 32)
     for workers in (0, 1):  # no worker processes, then one
-        loader = DataLoader(images, batch_size=4, num_workers=workers)
-        assert torch.equal(torch.cat(list(loader)), images)  # the same batches either way ✓ killed-fix-workers
+        batches = list(DataLoader(images, batch_size=4, num_workers=workers))
+        assert torch.equal(torch.cat(batches), images)  # the same batches either way ✓ killed-fix-workers
+        assert all(b.is_shared() == (workers > 0) for b in batches)  # shared memory only from workers ✓ killed-shared
 # --8<-- [end:killed-fix]
 
 
 # --8<-- [start:caught]
+class Undecodable(Dataset):
+    """A sample whose bytes are not UTF-8: UnicodeDecodeError needs more than a message to be built."""
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        return b"\xff".decode()
+
+
 class Labelled(Dataset):
     """Samples with a label looked up in a dict: one id has no label."""
 
@@ -348,6 +359,16 @@ if __name__ == "__main__":
         #> Caught KeyError in DataLoader worker process 0.
         print(worker_error.splitlines()[-1])  # the worker's own error: the last line ✓ caught-original
         #> KeyError: 2
+    try:
+        next(iter(DataLoader(Undecodable(), num_workers=1)))
+    except Exception as err:
+        rebuilt = err
+    try:
+        Undecodable()[0]  # in the main process: the dataset's own error
+    except UnicodeDecodeError as err:
+        original = err
+    assert type(original) is UnicodeDecodeError and type(rebuilt) is RuntimeError  # ✓ caught-runtime
+    assert str(rebuilt).startswith("Caught UnicodeDecodeError in DataLoader worker process 0.")  # ✓ caught-runtime
 # --8<-- [end:caught]
 
 # --8<-- [start:caught-fix]
@@ -356,7 +377,8 @@ if __name__ == "__main__":
     try:
         list(DataLoader(Labelled(), batch_size=1, num_workers=0))  # no workers: the plain error
     except KeyError as err:
-        assert err.args == (2,)  # the original exception, as the dataset raised it ✓ caught-fix-no-workers
+        plain_error = err
+    assert plain_error.args == (2,)  # the original exception, as the dataset raised it ✓ caught-fix-no-workers
     fixed = [Labelled()[i] for i in Labelled.labels]  # the bug itself: sample 2 has no label
     assert [int(x) for x, _ in fixed] == [0, 1, 3]  # ✓ caught-fix
 # --8<-- [end:caught-fix]
@@ -367,6 +389,7 @@ if __name__ == "__main__":
         files = sorted(Path(folder).glob("train/*.jpg"))  # a wrong path finds no files, silently
         print(len(files))  # ✓ num-samples-empty
         #> 0
+        assert type(DataLoader([0], shuffle=True).sampler).__name__ == "RandomSampler"  # what shuffle=True builds ✓ num-samples-sampler
         try:
             DataLoader(files, batch_size=2, shuffle=True)
         except ValueError as err:
@@ -386,7 +409,8 @@ if __name__ == "__main__":
     try:
         checked([], "data/train")
     except FileNotFoundError as err:
-        assert str(err) == "no training samples found under data/train"  # ✓ num-samples-fix
+        empty_error = err
+    assert str(empty_error) == "no training samples found under data/train"  # ✓ num-samples-fix
     assert len(checked([Path("a.jpg")], "data/train")) == 1  # ✓ num-samples-fix
     assert list(DataLoader([], batch_size=2)) == []  # without shuffle an empty loader gives no batches ✓ num-samples-no-shuffle
 # --8<-- [end:num-samples-fix]

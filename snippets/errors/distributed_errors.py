@@ -9,6 +9,7 @@ Run: torchrun --nproc_per_node=2 snippets/errors/distributed_errors.py
 # --8<-- [start:setup]
 import argparse
 import contextlib
+import inspect
 import io
 import os
 import socket
@@ -18,6 +19,8 @@ from pathlib import Path
 
 import torch
 import torch.distributed as dist
+import torch.distributed.launch
+import torch.distributed.run
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -245,6 +248,13 @@ for model in (wrapped, Net()):
 # --8<-- [end:dataparallel-fix]
 
 # --8<-- [start:local-rank]
+launcher = inspect.getsource(torch.distributed.run.config_from_args)  # the command each process gets
+assert 'cmd_args.append(f"--local-rank={macros.local_rank}")' in launcher  # unless use_env ✓ local-rank-launch
+assert torch.distributed.launch.parse_args(["train.py"]).use_env is False  # torch.distributed.launch: the argument ✓ local-rank-launch
+torchrun_args = torch.distributed.run.get_args_parser().parse_args(["train.py"])  # as torchrun parses its command line
+assert torch.distributed.run.get_use_env(torchrun_args) is True  # torchrun: use_env, no argument ✓ local-rank-launch
+launch_doc = " ".join(torch.distributed.run.__doc__.split())  # its documentation, on one line
+assert "From PyTorch 2.0.0 onwards, the dashed ``--local-rank`` is preferred over the previously used underscored ``--local_rank``." in launch_doc  # ✓ local-rank-launch
 old_style = argparse.ArgumentParser(prog="train.py")
 old_style.add_argument("--local_rank", type=int, default=0)  # what torch.distributed.launch used to pass
 errors = io.StringIO()

@@ -199,7 +199,8 @@ assert out.device == next(conv.parameters()).device and out.shape == (2, 8, 14, 
 # --8<-- [end:input-type-fix]
 
 # --8<-- [start:device-assert]
-print(*compiled_texts(b"might be asynchronously reported"), sep="\n")  # what torch adds to a CUDA error ✓ assert-hint
+hint = compiled_texts(b"might be asynchronously reported") + compiled_texts(b"to enable device-side assertions")
+print(*hint, sep="\n")  # what torch adds to a CUDA error ✓ assert-hint
 #> CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
 #> For debugging consider passing CUDA_LAUNCH_BLOCKING=1
 logits = torch.randn(4, 5)  # 5 classes
@@ -244,9 +245,13 @@ if on_gpu:  # requires: cuda
 # --8<-- [end:ordinal]
 
 # --8<-- [start:ordinal-fix]
-wanted = 1  # e.g. --gpu 1 on the command line
-chosen = torch.device(f"cuda:{min(wanted, count - 1)}") if count else torch.device("cpu")  # a device that exists
-assert chosen.type == ("cuda" if count else "cpu") and (chosen.index or 0) < max(count, 1)  # ✓ ordinal-fix
+def usable_device(wanted: int, count: int) -> torch.device:
+    """The GPU asked for if it exists, else the last GPU, else the CPU."""
+    return torch.device(f"cuda:{min(wanted, count - 1)}") if count else torch.device("cpu")
+
+
+assert [str(usable_device(1, n)) for n in (0, 1, 2)] == ["cpu", "cuda:0", "cuda:1"]  # 0, 1 and 2 GPUs ✓ ordinal-fix
+chosen = usable_device(1, count)  # e.g. --gpu 1 on the command line, on this machine
 assert torch.ones(1, device=chosen).device.type == chosen.type  # ✓ ordinal-fix
 # --8<-- [end:ordinal-fix]
 
@@ -264,12 +269,15 @@ if on_gpu:  # requires: cuda
 # --8<-- [start:no-kernel-fix]
 print(torch.version.cuda is not None)  # a CUDA build: torch.version.cuda names its CUDA ✓ no-kernel-build
 #> True
+assert (torch.version.cuda is not None) == torch.backends.cuda.is_built()  # built with CUDA: both agree ✓ no-kernel-build
 # --8<-- [end:no-kernel-fix]
 
 # --8<-- [start:fork]
 lazy_init = inspect.getsource(torch.cuda._lazy_init)
 print(next(line.strip() for line in lazy_init.splitlines() if "forked subprocess" in line))  # ✓ fork-source
 #> "Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+assert "if _is_in_bad_fork():" in lazy_init  # raised in a child forked after CUDA started ✓ fork-source
+assert "multiprocessing, you must use the 'spawn' start method" in lazy_init  # the message goes on ✓ fork-source
 
 
 def use_cuda_in_child(results):  # requires: cuda (a forked child on a GPU machine runs it)

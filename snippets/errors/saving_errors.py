@@ -323,6 +323,7 @@ try:
 except AttributeError as err:
     print(re.sub(r" from '[^']*'", "", f"{type(err).__name__}: {err}"))  # (its file's path cut) ✓ get-attribute-message
     #> AttributeError: Can't get attribute 'Classifier' on <module '__main__'>
+    assert re.fullmatch(r"Can't get attribute 'Classifier' on <module '__main__'( from '[^']+')?>", str(err))  # ✓ get-attribute-path
 # --8<-- [end:get-attribute]
 
 # --8<-- [start:get-attribute-fix]
@@ -342,7 +343,7 @@ assert torch.equal(fresh.fc.weight, whole.fc.weight)  # ✓ get-attribute-state-
 
 # --8<-- [start:missing-attribute]
 old = nn.Upsample(scale_factor=2)
-del old.recompute_scale_factor  # as a module pickled by an older torch arrives: without the newer attribute
+del old.recompute_scale_factor  # an Upsample as torch 1.10 and older pickled it: without the newer attribute
 try:
     old(torch.ones(1, 1, 2, 2))
 except AttributeError as err:
@@ -350,6 +351,10 @@ except AttributeError as err:
     #> AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'
 print(nn.Upsample(scale_factor=2).recompute_scale_factor)  # a module made by this torch has it ✓ missing-attribute-default
 #> None
+torch.save(old, tmp / "old_upsample.pt")  # the module without the attribute, pickled whole
+loaded = torch.load(tmp / "old_upsample.pt", weights_only=False)
+print(loaded.recompute_scale_factor, tuple(loaded(torch.ones(1, 1, 2, 2)).shape))  # this torch fills it in ✓ missing-attribute-loaded
+#> True (1, 1, 4, 4)
 # --8<-- [end:missing-attribute]
 
 # --8<-- [start:missing-attribute-fix]

@@ -56,8 +56,10 @@ print(bool(torch.tensor([0.8]) > 0.5), bool(torch.tensor([]).sum() > 0))  # one 
 # --8<-- [start:bool-fix]
 assert raised(lambda: "keep" if (scores > 0.5).any() else "drop") == "no error"  # ✓ bool-fix-any
 assert bool((scores > 0.5).any()) and not bool((scores > 0.5).all())  # say which: any or all ✓ bool-fix-any
-between = (scores > 0.2) & (scores < 0.9)  # elementwise `and`: the operator &, with brackets
-assert between.tolist() == [True, True, True]  # ✓ bool-fix-and
+between = (scores > 0.2) & (scores < 0.7)  # elementwise `and`: the operator &, with brackets
+assert between.tolist() == [True, False, True]  # ✓ bool-fix-and
+outside = (scores < 0.5) | (scores > 0.7)  # elementwise `or`: the operator |
+assert outside.tolist() == [True, True, False]  # ✓ bool-fix-and
 kept = torch.where(scores > 0.5, scores, torch.zeros_like(scores))  # an `if` per element
 assert kept.tolist() == [0.0, scores[1].item(), scores[2].item()]  # ✓ bool-fix-where
 # --8<-- [end:bool-fix]
@@ -112,10 +114,16 @@ assert column.shape == (4, 1) and torch.equal(column[:, 0], labels)  # ✓ too-m
 logits = torch.tensor([0.1, 2.0, -1.0])  # the output for ONE sample, without its batch dimension
 print(raised(lambda: logits.argmax(dim=1)))  # ✓ dim-range-message
 #> IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)
-print(raised(lambda: F.softmax(logits, dim=1)))  # the same for every op with a `dim` ✓ dim-range-softmax
+print(raised(lambda: F.softmax(logits, dim=1)))  # the same for ops that pick a dimension ✓ dim-range-softmax
 #> IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)
 print(raised(lambda: torch.zeros(2, 3).sum(dim=2)))  # 2 dimensions: valid dims -2 to 1 ✓ dim-range-two
 #> IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)
+assert raised(lambda: torch.tensor(2.0).argmax(dim=1)) == raised(lambda: logits.argmax(dim=1))  # 0 dimensions: -1 and 0 too ✓ dim-range-zero
+assert [raised(lambda d=d: torch.tensor(2.0).argmax(dim=d)) for d in (-1, 0)] == ["no error"] * 2  # ✓ dim-range-zero
+assert raised(lambda: torch.cat([logits, logits], dim=1)) == raised(lambda: logits.argmax(dim=1))  # ✓ dim-range-softmax
+print(raised(lambda: logits.unsqueeze(2)))  # unsqueeze and stack insert a dimension: -n - 1 to n ✓ dim-range-insert
+#> IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)
+assert raised(lambda: torch.stack([logits, logits], dim=2)) == raised(lambda: logits.unsqueeze(2))  # ✓ dim-range-insert
 # --8<-- [end:dim-range]
 
 # --8<-- [start:dim-range-fix]
@@ -159,7 +167,8 @@ copied = torch.from_numpy(np.array(photo))  # np.array copies: a writable array
 assert warned(lambda: torch.from_numpy(np.array(photo))) == "no warning"  # ✓ not-writable-fix
 copied[0, 0, 0] = 99  # writing to the tensor leaves the image alone
 assert photo.getpixel((0, 0)) == (10, 20, 30) and copied[0, 0].tolist() == [99, 20, 30]  # ✓ not-writable-fix-own
-assert torch.equal(copied[1:], torch.tensor(np.asarray(photo))[1:])  # torch.tensor copies too ✓ not-writable-fix-tensor
+own = torch.tensor(pixels)  # torch.tensor copies too: no warning, its own memory
+assert warned(lambda: torch.tensor(pixels)) == "no warning" and own.data_ptr() != pixels.ctypes.data  # ✓ not-writable-fix-tensor
 # --8<-- [end:not-writable-fix]
 
 # --8<-- [start:negative-stride]
@@ -192,7 +201,8 @@ assert joined.shape == (4, 3) and joined[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0] 
 
 # --8<-- [start:object-array]
 sequences = [[1, 2, 3], [4, 5]]  # samples of different lengths
-ragged = np.array([np.array(s) for s in sequences], dtype=object)  # NumPy can only hold them as objects
+assert raised(lambda: np.array(sequences)).startswith("ValueError: setting an array element with a sequence")  # ✓ object-array-numpy
+ragged = np.array([np.array(s) for s in sequences], dtype=object)  # NumPy holds them only as objects
 print(ragged.dtype, raised(lambda: torch.from_numpy(ragged)))  # ✓ object-array-message
 #> object TypeError: can't convert np.ndarray of type numpy.object_. The only supported types are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.
 # --8<-- [end:object-array]
@@ -221,6 +231,9 @@ values = torch.tensor([1.0, 2.0, 3.0])
 old_mask = torch.tensor([1, 0, 1], dtype=torch.uint8)  # a mask as torch 1.1 made it: x > 0 gave uint8
 print(warned(lambda: values[old_mask]))  # ✓ uint8-index-message
 #> UserWarning: indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    assert values[old_mask].tolist() == [1.0, 3.0]  # it still works as a mask ✓ uint8-index-works
 print(raised(lambda: values.masked_fill(old_mask, 0.0)))  # masked_fill refuses it outright ✓ uint8-masked-fill
 #> RuntimeError: masked_fill_ only supports boolean masks, but got mask with dtype unsigned char
 # --8<-- [end:uint8-mask]

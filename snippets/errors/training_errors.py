@@ -48,6 +48,7 @@ print(model.weight.grad.dtype)  # ✓ unscale-grad-dtype
 #> torch.float16
 print(raised(lambda: scaler.unscale_(optimizer)))  # what scaler.step(optimizer) calls ✓ unscale-message
 #> ValueError: Attempting to unscale FP16 gradients.
+assert raised(lambda: scaler.step(optimizer)) == raised(lambda: scaler.unscale_(optimizer))  # step: the same ✓ unscale-step
 # --8<-- [end:unscale]
 
 # --8<-- [start:unscale-fix]
@@ -59,10 +60,10 @@ with torch.autocast("cpu", dtype=torch.bfloat16):  # on a GPU: torch.autocast("c
 assert out.dtype == torch.bfloat16  # the layer ran in low precision ✓ unscale-fix-autocast
 scaler.scale(out.float().sum()).backward()
 assert model.weight.grad.dtype == torch.float32  # gradients in the weights' dtype ✓ unscale-fix
-before = model.weight.detach().clone()
+before, scaled_grad = model.weight.detach().clone(), model.weight.grad.clone()
 assert raised(lambda: scaler.step(optimizer)) == "no error"  # unscales, then steps ✓ unscale-fix
+assert torch.allclose(before - model.weight.detach(), 0.1 * scaled_grad / scaler.get_scale())  # lr × unscaled grad ✓ unscale-fix
 scaler.update()
-assert not torch.equal(model.weight, before)  # the step was taken ✓ unscale-fix
 # --8<-- [end:unscale-fix]
 
 # --8<-- [start:amp-deprecated]
@@ -78,7 +79,8 @@ print(warned(torch.cuda.amp.autocast)[0])  # ✓ amp-autocast-message
 # --8<-- [start:amp-deprecated-fix]
 new_style = warned(lambda: torch.amp.GradScaler("cuda"))  # the same scaler, the new spelling
 assert not any(w.startswith("FutureWarning") for w in new_style)  # ✓ amp-fix-scaler
-assert issubclass(torch.cuda.amp.GradScaler, torch.amp.GradScaler)  # the old class is a thin subclass ✓ amp-fix-same
+assert issubclass(torch.cuda.amp.GradScaler, torch.amp.GradScaler)  # the old classes are subclasses ✓ amp-fix-same
+assert issubclass(torch.cuda.amp.autocast, torch.autocast)  # ✓ amp-fix-same
 assert not any(w.startswith("FutureWarning") for w in warned(lambda: torch.autocast("cuda")))  # ✓ amp-fix-autocast
 # --8<-- [end:amp-deprecated-fix]
 
@@ -99,6 +101,8 @@ with without_gpu():
         warnings.simplefilter("ignore")
         assert autocast_on_cuda() is False  # autocast is off: the block runs in float32 ✓ amp-no-cuda-off
         assert not torch.amp.GradScaler("cuda").is_enabled()  # and the scaler does nothing ✓ amp-no-cuda-off
+with mock.patch("torch.cuda.is_available", return_value=True):  # the same calls where CUDA is available:
+    assert warned(lambda: torch.amp.GradScaler("cuda")) == warned(autocast_on_cuda) == []  # no warning ✓ amp-no-cuda-mock
 # --8<-- [end:amp-no-cuda]
 
 # --8<-- [start:amp-no-cuda-fix]
@@ -137,6 +141,10 @@ class Fixed(nn.Module):
 fixed = Fixed()
 assert len(list(fixed.parameters())) == 4  # two weights, two biases ✓ empty-params-fix
 assert len(torch.optim.SGD(fixed.parameters(), lr=0.1).param_groups[0]["params"]) == 4  # ✓ empty-params-fix
+assert len(list(nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 1)).parameters())) == 4  # nn.Sequential too ✓ empty-params-fix
+as_attributes = nn.Module()
+as_attributes.first, as_attributes.second = nn.Linear(4, 8), nn.Linear(8, 1)  # or attributes
+assert len(list(as_attributes.parameters())) == 4  # ✓ empty-params-fix
 # --8<-- [end:empty-params-fix]
 
 # --8<-- [start:get-lr]
@@ -148,8 +156,13 @@ print(warned(scheduler.get_lr))  # ✓ get-lr-message
 #> ['UserWarning: To get the last learning rate computed by the scheduler, please use `get_last_lr()`.']
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    print(scheduler.get_lr(), scheduler.get_last_lr())  # get_lr() computes ANOTHER step: 0.05 * 0.5 ✓ get-lr-differs
+    print(scheduler.get_lr(), scheduler.get_last_lr())  # this StepLR's get_lr(): one more step, 0.05 * 0.5 ✓ get-lr-differs
     #> [0.025] [0.05]
+    by_lambda_opt = torch.optim.SGD(nn.Linear(4, 1).parameters(), lr=0.1)
+    by_lambda = torch.optim.lr_scheduler.LambdaLR(by_lambda_opt, lambda epoch: 0.5**epoch)  # the same rates
+    by_lambda_opt.step()
+    by_lambda.step()
+    assert by_lambda.get_lr() == by_lambda.get_last_lr() == [0.05]  # a LambdaLR's: the rate in use ✓ get-lr-lambda
 # --8<-- [end:get-lr]
 
 # --8<-- [start:get-lr-fix]
@@ -166,6 +179,7 @@ print(caught[0][: caught[0].index(" use_reentrant=False is")])  # ✓ use-reentr
 # --8<-- [end:use-reentrant]
 
 # --8<-- [start:use-reentrant-fix]
+assert "use_reentrant=False is recommended" in caught[0]  # the value the warning recommends ✓ use-reentrant-fix
 assert warned(lambda: checkpoint(block, x, use_reentrant=False)) == []  # ✓ use-reentrant-fix
 checkpoint(block, x, use_reentrant=False).sum().backward()
 by_hand = x.grad.clone()
@@ -197,6 +211,7 @@ for line in warned(lambda: torchvision.models.resnet18(pretrained=False)):
     print(line)  # ✓ pretrained-message
     #> UserWarning: The parameter 'pretrained' is deprecated since 0.13 and may be removed in the future, please use 'weights' instead.
     #> UserWarning: Arguments other than a weight enum or `None` for 'weights' are deprecated since 0.13 and may be removed in the future. The current behavior is equivalent to passing `weights=None`.
+assert warned(lambda: torchvision.models.resnet18(weights=False)) == [line]  # the second: a bool for weights ✓ pretrained-bool
 # --8<-- [end:pretrained]
 
 # --8<-- [start:pretrained-fix]

@@ -70,16 +70,21 @@ assert torch.allclose(shifted, per_sample - T)  # ✓ shifted-2
 assert torch.allclose((log_probs + 1).log_softmax(dim=2), log_probs)  # log_softmax ignores it ✓ shift-invariant
 # so raw scores give a different (and meaningless) loss: apply log_softmax first
 assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))  # ✓ raw-scores
-# on CUDA, input that meets the conditions of CTCLoss's docstring goes to cuDNN instead (box below)
-cudnn_note = " ".join(inspect.getdoc(nn.CTCLoss).split())
-conditions = ["In order to use CuDNN", "concatenated format", "must be `T`", "blank=0", "256", "torch.int32"]
+# on CUDA, input that passes PyTorch's own test goes to cuDNN instead (box below);
+# CTCLoss's docstring lists conditions for it, but not the targets' device
+docstring = " ".join(inspect.getdoc(nn.CTCLoss).split())
+cudnn_note = docstring[docstring.index("In order to use CuDNN") :].split(" Note:")[0]
+conditions = ["concatenated format", "must be `T`", "blank=0", r"\leq 256", "torch.int32"]
 assert all(term in cudnn_note for term in conditions)  # ✓ cudnn-conditions
+assert not any(word in cudnn_note.lower() for word in ("cpu", "device"))  # ✓ cudnn-list-no-device
 if torch.cuda.is_available():  # requires: cuda
     lp, tol = log_probs.cuda(), {"atol": 1e-5}
     padded = (targets.cuda(), input_lengths, target_lengths)  # int64, padded: PyTorch's own CUDA kernel
     own = F.ctc_loss(lp, *padded, reduction="none").cpu()
     assert torch.allclose(F.ctc_loss(lp + 1, *padded, reduction="none").cpu(), own - T, **tol)  # ✓ cuda-native
-    on_cudnn = (flat.int(), input_lengths.int(), target_lengths.int())  # int32, concatenated, lengths all T
+    on_cudnn = (flat.int(), input_lengths.int(), target_lengths.int())  # int32, concatenated, on the CPU
+    on_gpu = (flat.int().cuda(), input_lengths.int(), target_lengths.int())  # the same targets on the GPU
+    assert torch.allclose(F.ctc_loss(lp + 1, *on_gpu, reduction="none").cpu(), own - T, **tol)  # ✓ cuda-targets-native
     cudnn = F.ctc_loss(lp, *on_cudnn, reduction="none").cpu()
     assert torch.allclose(F.ctc_loss(lp + 1, *on_cudnn, reduction="none").cpu(), cudnn, **tol)  # ✓ cudnn-softmax
     assert torch.allclose(F.ctc_loss(scores.cuda(), *on_cudnn, reduction="none").cpu(), per_sample, **tol)  # ✓ cudnn-raw
