@@ -29,7 +29,7 @@ from pathlib import Path
 from docverify.contract import boxes, front_matter
 from docverify.contract.embeds import find_fences
 from docverify.contract.front_matter import body_line
-from docverify.contract.proofs import MARKER, embedded_sources, targets_of
+from docverify.contract.proofs import MARKER, embedded_sources, own_checks, targets_of
 
 LINKED, BOXED, DECLARED, UNPROVEN = "linked", "boxed", "declared", "unproven"
 # What a linked sentence's proof is: a check the CPU run makes (or a named test), or
@@ -206,15 +206,16 @@ def proof_kinds(page: str, markdown: str, root: Path) -> Counter:
 @functools.lru_cache(maxsize=512)
 def _proof_kinds(page: str, markdown: str, root: Path, sources: tuple[str, ...]) -> Counter:
     found: Counter = Counter()
+    own = own_checks(page, root)
     for sentence in sentences(page, markdown):
         if sentence.kind == LINKED:
-            found[GPU_ONLY if _gpu_only(page, sentence.text, root) else CPU] += 1
+            found[GPU_ONLY if _gpu_only(page, sentence.text, root, own) else CPU] += 1
     return found
 
 
-def _gpu_only(page: str, sentence: str, root: Path) -> bool:
+def _gpu_only(page: str, sentence: str, root: Path, own: dict) -> bool:
     """Whether every link of the sentence is a check only a GPU run makes."""
-    targets = targets_of(page, sentence, root)
+    targets = targets_of(page, sentence, root, own)
     checks = [t.check for t in targets if t.page]
     tests = [t for t in targets if not t.page]
     return bool(checks) and all(c.cuda_only for c in checks) and not tests
@@ -229,10 +230,11 @@ def gpu_only_outside_boxes(page: str, markdown: str, root: Path) -> list[Sentenc
         if box.kind == boxes.UNVERIFIED
         for line, _ in box.body
     }
+    own = own_checks(page, root)
     return [
         s
         for s in sentences(page, markdown)
-        if s.kind == LINKED and s.line not in boxed and _gpu_only(page, s.text, root)
+        if s.kind == LINKED and s.line not in boxed and _gpu_only(page, s.text, root, own)
     ]
 
 

@@ -189,12 +189,20 @@ def resolve(
     return resolved, problems
 
 
-def targets_of(page: str, sentence: str, root: Path) -> list[Target]:
+def own_checks(page: str, root: Path) -> dict[str, Check]:
+    """The checks the page's code shows ({} for a page whose embeds are broken): ask once
+    per page, not per sentence (each ask reads the page and the files it embeds)."""
+    return _checks_or_none(re.sub(r"\.zh\.md$", ".md", page), root) or {}
+
+
+def targets_of(
+    page: str, sentence: str, root: Path, own: dict[str, Check] | None = None
+) -> list[Target]:
     """The targets of every proof marker in one sentence of `page` (names that resolve badly
-    left out: `resolve` reports them)."""
+    left out: `resolve` reports them); `own`: the page's `own_checks`, if known."""
     is_index = Path(page).name in ("index.md", "index.zh.md")
     english = re.sub(r"\.zh\.md$", ".md", page)
-    own = _checks_or_none(english, root) or {}
+    own = own_checks(page, root) if own is None else own
     found = []
     for match in MARKER.finditer(sentence):
         for name in (match["names"] or "").split():

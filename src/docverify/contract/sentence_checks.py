@@ -126,12 +126,13 @@ _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d)")
 def number_problems(page: str, markdown: str, root: Path) -> list[Problem]:
     """Sentences linking a printing check that state a number none of their checks shows."""
     problems = []
+    own = proofs.own_checks(page, root)
     for sentence in claims.sentences(page, markdown):
         if not proofs.MARKER.search(sentence.text):
             continue
         # The sentence's own links: a line may hold several sentences (a Chinese
         # paragraph is one line), each with its own checks.
-        found_targets = proofs.targets_of(page, sentence.text, root)
+        found_targets = proofs.targets_of(page, sentence.text, root, own)
         if any(t.versions for t in found_targets):
             continue  # what other versions print: the version matrix's record shows it
         targets = found_targets
