@@ -1,7 +1,7 @@
 """CONTRIBUTING.md's map of the machinery, written from the code: `python -m docverify.machinery_map`.
 
-One group per folder of src/docverify (and tests/harness), headed by its package
-docstring and by who imports it (the plugin, the tests, the scripts); one line
+One group per folder of src/docverify (and tests/harness), headed by its lines of
+Python, its package docstring and by who imports it (the plugin, the tests, the scripts); one line
 per module, its docstring's first line. `--write` rewrites the map between its
 markers; tests/test_project_setup.py fails when the map and the code disagree.
 """
@@ -60,7 +60,9 @@ def render(root: Path = REPO_ROOT) -> str:
         rel = folder.relative_to(root).as_posix()
         users = "" if folder.name == "docverify" else ", ".join(_users(rel, root))
         used = f" Used by {users}." if users else ""
-        lines += ["", f"`{rel}/`: {_first_line(folder / '__init__.py')}{used}", ""]
+        count = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in folder.glob("*.py"))
+        head = f"`{rel}/` ({count:,} lines): {_first_line(folder / '__init__.py')}{used}"
+        lines += ["", head, ""]
         for path in sorted(folder.glob("*.py")):
             if path.name != "__init__.py":
                 lines.append(f"- `{path.relative_to(root).as_posix()}`: {_first_line(path)}")
