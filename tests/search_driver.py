@@ -14,7 +14,7 @@ scripts/search.py: `make search Q=...`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -32,21 +32,46 @@ class Case:
     page: str  # the English page's site path, e.g. losses/binary/
     lang: str  # the edition it is searched in
     entry: str | None = None  # the id of the heading its first result must link to
-    source: str | None = None  # a pasted error's demand corpus id (demand/errors.yaml), if any
+    source: str | None = None  # its demand corpus id (demand/errors.yaml, questions.yaml), if any
+    # Other answers, accepted as its page and entry are: `page/#entry` items (a page, and
+    # the heading its link must open where the case has an entry).
+    also: tuple[str, ...] = ()
 
     @property
     def expected(self) -> str:
         """The page's path in its edition: `zh/losses/binary` for a Chinese case."""
-        page = self.page.strip("/")
-        return page if self.lang == "en" else f"{self.lang}/{page}".rstrip("/")
+        return in_edition(self.page, self.lang)
+
+    @property
+    def answers(self) -> list[tuple[str, str | None]]:
+        """Each accepted (path in its edition, heading id): its page and entry first, then
+        each `also` item."""
+        found = [(self.expected, self.entry)]
+        for item in self.also:
+            page, _, entry = item.partition("#")
+            found.append((in_edition(page, self.lang), entry or None))
+        return found
+
+
+def in_edition(page: str, lang: str) -> str:
+    """A page's path in an edition: `losses/binary/` in zh -> `zh/losses/binary`."""
+    page = page.strip("/")
+    return page if lang == "en" else f"{lang}/{page}".rstrip("/")
 
 
 def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
     """The cases of one kind (`lookups`, `questions`, ...), each in the edition its `lang`
-    names (English if none), with its `entry` and `source` if it names them."""
+    names (English if none), with its `entry`, `source` and `also` if it names them."""
     cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind] or []
     return [
-        Case(c["query"], c["page"], c.get("lang", "en"), c.get("entry"), c.get("source"))
+        Case(
+            c["query"],
+            c["page"],
+            c.get("lang", "en"),
+            c.get("entry"),
+            c.get("source"),
+            tuple(c.get("also") or ()),
+        )
         for c in cases
     ]
 
@@ -54,9 +79,7 @@ def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
 def in_both_editions(cases: list[Case]) -> list[Case]:
     """Each case searched in the English and the Chinese edition: readers paste English
     error messages into both."""
-    return [
-        Case(c.query, c.page, lang, c.entry, c.source) for c in cases for lang in ("en", "zh")
-    ]
+    return [replace(c, lang=lang) for c in cases for lang in ("en", "zh")]
 
 
 def edition_url(site_url: str, lang: str) -> str:
@@ -87,24 +110,46 @@ class Result:
 
 
 def rank_of(case: Case, results: list[Result]) -> int | None:
-    """The rank of the case's page among the results (1 = first), None if absent."""
-    paths = [r.path for r in results]
-    return paths.index(case.expected) + 1 if case.expected in paths else None
+    """The rank of the first result that is the case's page or one of its `also` pages
+    (1 = first), None if none is there."""
+    pages = {path for path, _ in case.answers}
+    return next((i for i, r in enumerate(results, 1) if r.path in pages), None)
+
+
+def opens_an_answer(case: Case, result: Result) -> bool:
+    """The result is the case's page or an `also` page, and its link opens the heading
+    that answer names (any heading where it names none)."""
+    return any(
+        result.path == path and (entry is None or result.anchor == entry)
+        for path, entry in case.answers
+    )
+
+
+def first(case: Case, results: list[Result]) -> bool:
+    """The first result answers the case, opening its entry where it has one."""
+    return bool(results) and opens_an_answer(case, results[0])
 
 
 def explain(case: Case, results: list[Result]) -> str:
     """What a case found: its page's rank and score, and the pages ranked above it with
-    theirs (the first three if its page is not among the results)."""
+    theirs (the first three if its page is not among the results); where its page is first
+    but its link opens another heading than the case's entry, that heading."""
     rank = rank_of(case, results)
     said = f"[{case.lang}] {case.query!r}: expected {case.expected}"
+    said += f"#{case.entry}" if case.entry else ""
+    said += "".join(f" or {item}" for item in case.also)
     if rank is None:
         top = "; ".join(str(r) for r in results[:3]) or "nothing"
         return f"{said}, not in the {len(results)} results; ranked first: {top}"
     found = results[rank - 1]
-    said += f" at rank {rank} (score {found.score:.2f})"
+    said += f", found {found}"
     if rank == 1:
-        return said
-    return f"{said}; ranked above it: " + "; ".join(str(r) for r in results[: rank - 1])
+        if opens_an_answer(case, found):
+            return said
+        return f"{said}, whose link opens another heading ({found.heading!r})"
+    return f"{said} at rank {rank}; ranked above it: " + "; ".join(
+        str(r) for r in results[: rank - 1]
+    )
 
 
 # --- the site's search (overrides/assets/javascripts/site-search.js) -----------------------------

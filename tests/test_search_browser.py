@@ -8,12 +8,18 @@ scripts/compare_search.py also runs against Material's search and Pagefind.
 
 - lookups (API names, error messages, terms of the notes): each lists its page
   in the top 3;
-- pasted error messages (not copied from the page): their atlas entry's
-  page at rank 1, in both editions, and the first result's link opens that
-  entry (`entry:`, the heading's id), with the heading in view once opened;
+- pasted error messages (the demand corpus's, and others not copied from the
+  page), in each edition: every one lists its page in the top 3, and at least
+  90% have a first result that opens their entry (`entry:`, the heading's id),
+  with the heading in view once opened;
+- the demand corpus's questions, each in the edition of its language: at least
+  97% list their page in the top 3 and 90% at rank 1 (`CORPUS_TARGETS`);
 - held-out questions, per edition: at least 97% list their page in the top 3
   and at least 88% at rank 1; Chinese typed into the English edition: at least
   93% in the top 3 and 85% at rank 1 (`TARGETS`, which says why);
+
+A case's `also:` names other pages (and headings) that answer it as well: each
+counts as its page does (tests/test_search_cases.py checks what each one is).
 - no built file references another host, and no search contacts one (page loads:
   tests/test_site_console.py).
 
@@ -35,6 +41,7 @@ from search_driver import (
     anchor,
     edition_url,
     explain,
+    first,
     in_both_editions,
     load_cases,
     rank_of,
@@ -56,6 +63,16 @@ TARGETS = {
     ("questions", "en"): (0.97, 0.88),
     ("questions", "zh"): (0.97, 0.88),
     ("chinese_in_english", "en"): (0.93, 0.85),
+}
+# (cases) -> (top 3, rank 1) per edition for what readers actually bring (the demand
+# corpus, demand/): every pasted error lists its page (or an `also` page) in the top 3,
+# and 90% open their entry (or an `also` heading) with the first result; 97% of the
+# corpus's questions list their page in the top 3, 90% at rank 1. Where an error has
+# an answer on two pages, or a question a better one on another page, the case says so
+# (`also:`); the rest of the misses are listed by the failure message.
+CORPUS_TARGETS = {
+    "pasted_errors": (1.0, 0.90),
+    "corpus_questions": (0.97, 0.90),
 }
 
 # Resources a page loads: src= of scripts, images, frames; href= of stylesheet,
@@ -88,16 +105,6 @@ def _misses(cases: list[Case], found: list[list[Result]], within: int) -> list[s
     ]
 
 
-def _wrong_entries(cases: list[Case], found: list[list[Result]]) -> list[str]:
-    """Each case whose first result is its page but whose link opens another heading."""
-    return [
-        f"[{case.lang}] {case.query!r}: the first result opens {results[0]} "
-        f"(heading {results[0].heading!r}), expected #{case.entry}"
-        for case, results in zip(cases, found, strict=True)
-        if rank_of(case, results) == 1 and results[0].anchor != case.entry
-    ]
-
-
 def test_lookups_find_their_page_in_the_top_three(browser, site_url: str) -> None:
     cases = load_cases("lookups")
     assert len(cases) >= 30, "keep at least 30 lookups"
@@ -105,18 +112,43 @@ def test_lookups_find_their_page_in_the_top_three(browser, site_url: str) -> Non
     assert not misses, f"{len(misses)}/{len(cases)} lookups missed:\n" + "\n".join(misses)
 
 
-def test_pasted_errors_find_their_entry_first_in_both_editions(browser, site_url: str) -> None:
-    cases = in_both_editions(load_cases("pasted_errors"))
+def _corpus_report(kind: str, lang: str, cases: list[Case], found: list[list[Result]]) -> str:
+    """The share at rank 1 (for a case with an entry: a first result that opens it) and in
+    the top 3 against CORPUS_TARGETS, and each case not first, said why."""
+    top3_target, rank1_target = CORPUS_TARGETS[kind]
+    firsts = [first(c, results) for c, results in zip(cases, found, strict=True)]
+    ranked = [rank_of(c, results) for c, results in zip(cases, found, strict=True)]
+    top3 = sum(r is not None and r <= 3 for r in ranked) / len(cases)
+    rank1 = sum(firsts) / len(cases)
+    report = (
+        f"{kind} [{lang}]: {len(cases)} cases, top 3 {top3:.1%} (target {top3_target:.0%}), "
+        f"rank 1 {rank1:.1%} (target {rank1_target:.0%}); not first:\n"
+        + "\n".join(
+            explain(c, results)
+            for c, results, hit in zip(cases, found, firsts, strict=True)
+            if not hit
+        )
+    )
+    return report if top3 < top3_target or rank1 < rank1_target else ""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_pasted_errors_find_their_entry_first_in_both_editions(
+    browser, site_url: str, lang: str
+) -> None:
+    cases = [c for c in in_both_editions(load_cases("pasted_errors")) if c.lang == lang]
     assert all(c.entry for c in cases), "a pasted error without its `entry:`"
     found = site_results(browser, site_url, cases)
-    misses = _misses(cases, found, within=1)
-    wrong = _wrong_entries(cases, found)
-    assert not misses and not wrong, (
-        f"{len(misses)}/{len(cases)} pasted errors not first:\n"
-        + "\n".join(misses)
-        + f"\n{len(wrong)}/{len(cases)} first results that open another entry:\n"
-        + "\n".join(wrong)
-    )
+    report = _corpus_report("pasted_errors", lang, cases, found)
+    assert not report, report
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_corpus_questions_find_their_page(browser, site_url: str, lang: str) -> None:
+    cases = [c for c in load_cases("corpus_questions") if c.lang == lang]
+    found = site_results(browser, site_url, cases)
+    report = _corpus_report("corpus_questions", lang, cases, found)
+    assert not report, report
 
 
 @pytest.mark.parametrize(("kind", "lang"), list(TARGETS))

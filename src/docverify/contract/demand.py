@@ -1,4 +1,4 @@
-"""What readers bring: the demand corpus's pasted errors, and the pages that quote them.
+"""What readers bring: the demand corpus's errors and questions, and the pages quoting the errors.
 
 `demand/errors.yaml` holds error messages real users pasted (demand/README.md), each with
 its `key`: the stable part of the message, cut before the user's own numbers and paths.
@@ -6,6 +6,9 @@ An in-scope error is *quoted* when some page shows its key exactly, in what a re
 sees on the page: its Markdown (prose, headings, boxes, the questions block) or the code
 and `#>` output lines of a section it embeds, as pymdownx renders them. Runs of
 whitespace count as one space (a browser shows a line break in prose as a space).
+
+`demand/questions.yaml` holds questions real users asked, in their own words; each in-scope
+one is a search case (tests/search_cases.yaml, `corpus_questions`).
 
 `python -m docverify.contract.demand` prints the coverage and the keys no page quotes.
 """
@@ -25,7 +28,9 @@ from docverify.contract.sections import render
 from docverify.paths import REPO_ROOT
 
 CORPUS = Path("demand") / "errors.yaml"
+QUESTIONS = Path("demand") / "questions.yaml"
 FIELDS = ("id", "message", "key", "source", "lang", "topic", "scope", "reason")
+QUESTION_FIELDS = ("id", "question", "source", "lang", "topic", "scope", "reason")
 TOPICS = frozenset(
     [
         "shapes",
@@ -73,6 +78,27 @@ def load(root: Path = REPO_ROOT) -> list[Error]:
     """The corpus's entries, in file order (every field read as a string, missing ones empty)."""
     entries = yaml.safe_load((root / CORPUS).read_text(encoding="utf-8"))
     return [Error(**{f: str(e.get(f) or "") for f in FIELDS}) for e in entries]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    source: str
+    lang: str
+    topic: str
+    scope: str
+    reason: str
+
+    @property
+    def in_scope(self) -> bool:
+        return self.scope == "in"
+
+
+def load_questions(root: Path = REPO_ROOT) -> list[Question]:
+    """The corpus's questions, in file order (every field read as a string, missing ones empty)."""
+    entries = yaml.safe_load((root / QUESTIONS).read_text(encoding="utf-8"))
+    return [Question(**{f: str(e.get(f) or "") for f in QUESTION_FIELDS}) for e in entries]
 
 
 def entry_problems(errors: list[Error]) -> list[str]:
