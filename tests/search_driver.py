@@ -137,7 +137,9 @@ def explain(case: Case, results: list[Result]) -> str:
     rank = rank_of(case, results)
     said = f"[{case.lang}] {case.query!r}: expected {case.expected}"
     said += f"#{case.entry}" if case.entry else ""
-    said += "".join(f" or {item}" for item in case.also)
+    said += "".join(
+        f" or {path}" + (f"#{entry}" if entry else "") for path, entry in case.answers[1:]
+    )
     if rank is None:
         top = "; ".join(str(r) for r in results[:3]) or "nothing"
         return f"{said}, not in the {len(results)} results; ranked first: {top}"
