@@ -167,11 +167,23 @@ def _also_problems(case: Case) -> list[str]:
         shown = demand.shown_text(DOCS_DIR / file)
         if case.entry and not any(key in shown for key in held):
             problems.append(f"{item}: {file} quotes no corpus key that the query holds")
+        if case.query in {c.query for c in LOOKUPS} and case.query not in _terms(DOCS_DIR / file):
+            problems.append(f"{item}: {file} lists no 中文 term {case.query!r}")
     return problems
 
 
+def _terms(page) -> list[str]:
+    """The page's 中文 search terms (`*中文: a · b*` under its title)."""
+    found = re.search(r"^\*中文: (.+)\*$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return [t.strip() for t in found[1].split("·")] if found else []
+
+
+# A lookup's `also` page lists the looked-up term among its own 中文 terms (a term several
+# pages share, 共享内存, finds each of them).
 @pytest.mark.parametrize(
-    "case", [c for c in PASTED_ERRORS + CORPUS_QUESTIONS if c.also], ids=lambda c: c.query
+    "case",
+    [c for c in LOOKUPS + QUESTIONS + PASTED_ERRORS + CORPUS_QUESTIONS if c.also],
+    ids=lambda c: c.query,
 )
 def test_an_also_answer_is_a_heading_of_a_page_that_quotes_the_message(case: Case) -> None:
     problems = _also_problems(case)
@@ -202,3 +214,7 @@ def test_an_also_answer_that_does_not_quote_the_message_is_refused() -> None:
         pasted, "errors/data_loading_errors/", "en", "x", None, ("data/shared_memory/#nowhere",)
     )
     assert "is no heading" in "".join(_also_problems(no_heading))
+    shared = next(c for c in LOOKUPS if c.also)
+    assert _also_problems(shared) == []
+    wrong_term = Case(shared.query, shared.page, "en", also=("losses/binary/",))
+    assert "lists no 中文 term" in "".join(_also_problems(wrong_term))
