@@ -97,6 +97,21 @@ try:
 except RuntimeError as err:
     print(str(err).split(", it must")[0])  # ✓ func-error
     #> In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, ...)
+try:
+    torch.func.vmap(lambda t: Scale.apply(t, 3.0))(torch.ones(2, 3))  # vmap needs one thing more
+except RuntimeError as err:
+    print(str(err).split(". ")[0])  # ✓ vmap-error
+    #> You tried to vmap over Scale, but it does not have vmap support
+    assert "implement the vmap staticmethod or set generate_vmap_rule=True" in str(err)  # ✓ vmap-advice
+
+
+class BatchedScale(Scale):
+    generate_vmap_rule = True  # vmap derives the batched rule from forward and setup_context
+
+
+print(torch.func.vmap(lambda t: BatchedScale.apply(t, 3.0))(torch.arange(6.0).reshape(2, 3)))  # ✓ vmap-rule
+#> tensor([[ 0.,  3.,  6.],
+#>         [ 9., 12., 15.]])
 # --8<-- [end:setup-context]
 
 # --8<-- [start:gradcheck]

@@ -28,6 +28,8 @@ handle = model[1].register_forward_hook(keep_output)  # on the ReLU: the feature
 logits = model(images)
 print(features["ReLU"].shape, features["ReLU"].min().item() >= 0)  # ✓ feature-map
 #> torch.Size([4, 8, 16, 16]) True
+print(features["ReLU"].grad_fn, features["ReLU"].requires_grad)  # detached: no graph behind it ✓ detached
+#> None False
 handle.remove()
 # --8<-- [end:forward-hook]
 
@@ -97,6 +99,7 @@ with warnings.catch_warnings(record=True) as caught:
     model(images).sum().backward()
 print(caught[0].category.__name__, "|", str(caught[0].message).split(" and ")[0])  # ✓ old-hook-warning
 #> FutureWarning | Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated
+assert "Please use register_full_backward_hook" in str(caught[0].message)  # ✓ old-hook-advice
 handle.remove()
 # --8<-- [end:old-backward-hook]
 
@@ -119,6 +122,9 @@ print(len(keeper.outputs), sum(t.numel() * t.element_size() for t in keeper.outp
 #> 3 98304
 print(keeper.outputs[0].grad_fn.name())  # each holds on to the autograd graph that made it ✓ holds-graph
 #> ReluBackward0
+assert all(t.grad_fn is not None for t in keeper.outputs)  # every one of them ✓ all-hold-graph
+print(tuple(keeper.outputs[0].grad_fn._saved_result.shape))  # a tensor that graph saved for backward ✓ holds-saved
+#> (4, 8, 16, 16)
 alive = weakref.ref(keeper)
 del keeper
 gc.collect()
@@ -127,6 +133,15 @@ print(alive() is not None, len(alive().outputs))  # your name is gone; the model
 handle.remove()
 gc.collect()
 print(alive())  # removed: the hook, and all it kept, can be freed ✓ released
+#> None
+other = nn.ReLU()
+kept_by_other = Keeper()
+other.register_forward_hook(kept_by_other)  # its handle is not even kept
+other(images)
+alive = weakref.ref(kept_by_other)
+del kept_by_other, other  # the module itself goes
+gc.collect()
+print(alive())  # the hook went with the module that held it ✓ freed-with-module
 #> None
 # --8<-- [end:not-removed]
 
@@ -143,12 +158,14 @@ class Normalizer(nn.Module):
 norm = Normalizer()
 print(list(norm.state_dict()))  # ✓ state-dict
 #> ['scale', 'mean']
+print(Normalizer().load_state_dict(norm.state_dict()))  # strict, and `cache` is not expected ✓ load-without-cache
+#> <All keys matched successfully>
 print([name for name, _ in norm.named_buffers()], [name for name, _ in norm.named_parameters()])  # ✓ buffers
 #> ['mean', 'cache'] ['scale']
 norm.to(torch.float64)  # as .to("cuda") moves them: buffers follow the module, a plain attribute does not
-print(norm.mean.dtype, norm.cache.dtype, norm.plain.dtype)  # ✓ to-dtype
-#> torch.float64 torch.float64 torch.float32
+print(norm.mean.dtype, norm.cache.dtype, norm.plain.dtype, norm.scale.dtype)  # ✓ to-dtype
+#> torch.float64 torch.float64 torch.float32 torch.float64
 norm.to("meta")
-print(norm.mean.device, norm.cache.device, norm.plain.device)  # ✓ to-device
-#> meta meta cpu
+print(norm.mean.device, norm.cache.device, norm.plain.device, norm.scale.device)  # ✓ to-device
+#> meta meta cpu meta
 # --8<-- [end:buffers]

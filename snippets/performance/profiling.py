@@ -56,6 +56,17 @@ assert lines[-1].startswith("Self CPU time total:")  # ✓ total-line
 forward = next(e for e in events if e.key == "forward")
 assert forward.cpu_time_total > forward.self_cpu_time_total  # total: with the ops it called ✓ self-vs-total
 assert all(e.cpu_time_total >= e.self_cpu_time_total for e in events)  # ✓ total-includes-self
+with profile(activities=[ProfilerActivity.CPU]) as again:  # the same step once more, without profile_memory
+    with record_function("forward"):
+        out = model(x)
+    with record_function("backward"):
+        out.sum().backward()
+again_events = again.key_averages()
+print(re.split(r"\s{2,}", again_events.table(sort_by="self_cpu_time_total").splitlines()[1].strip()))  # no memory columns ✓ memory-columns-need-flag
+#> ['Name', 'Self CPU %', 'Self CPU', 'CPU total %', 'CPU total', 'CPU time avg', '# of Calls']
+self_time = {e.key: e.self_cpu_time_total for e in events}
+common = [e for e in again_events if e.key in self_time]
+assert [e.self_cpu_time_total for e in common] != [self_time[e.key] for e in common]  # same ops, other times ✓ timings-vary
 # --8<-- [end:table]
 
 # --8<-- [start:memory-shapes]
@@ -63,6 +74,7 @@ by_memory = sorted(events, key=lambda e: e.self_cpu_memory_usage, reverse=True)
 print([(e.key, e.self_cpu_memory_usage) for e in by_memory[:2]])  # bytes allocated by the op itself ✓ memory
 #> [('aten::mm', 51712), ('aten::addmm', 17664)]
 assert dict((e.key, e.self_cpu_memory_usage) for e in events)["aten::addmm"] == (32 * 128 + 32 * 10) * 4  # ✓ addmm-bytes
+assert any(e.self_cpu_memory_usage < 0 for e in events)  # allocated minus freed: some ranges free more ✓ memory-net
 shapes = [e.input_shapes for e in prof.key_averages(group_by_input_shape=True) if e.key == "aten::addmm"]
 print(shapes)  # bias, input, weight.T, beta, alpha: one row per distinct shape ✓ shapes
 #> [[[128], [32, 64], [64, 128], [], []], [[10], [32, 128], [128, 10], [], []]]
@@ -86,13 +98,14 @@ with tempfile.TemporaryDirectory() as folder:
         schedule=schedule(wait=1, warmup=1, active=2, repeat=1),  # skip 1 step, warm up 1, record 2
         on_trace_ready=tensorboard_trace_handler(folder),  # writes one trace per recorded cycle
     ) as prof:
-        for _ in range(6):
-            with record_function("train_step"):
+        for step in range(6):
+            with record_function(f"train_step_{step}"):
                 model(x).sum().backward()
             prof.step()  # tell the profiler a step has ended
     written = os.listdir(folder)
-print({e.key: e.count for e in prof.key_averages()}["train_step"], len(written), written[0].endswith(".pt.trace.json"))  # ✓ schedule
-#> 2 1 True
+recorded = sorted(e.key for e in prof.key_averages() if e.key.startswith("train_step"))
+print(recorded, len(written), written[0].endswith(".pt.trace.json"))  # steps 0 and 1 not recorded ✓ schedule
+#> ['train_step_2', 'train_step_3'] 1 True
 # --8<-- [end:schedule]
 
 # --8<-- [start:benchmark]

@@ -7,6 +7,7 @@ Run: torchrun --nproc_per_node=2 snippets/performance/sharded.py
 # timeout: 120
 
 # --8<-- [start:setup]
+import inspect
 import warnings
 from datetime import timedelta
 
@@ -65,6 +66,13 @@ if rank == 0:
     #> DTensor (Shard(dim=0),) (32, 16) -> [(16, 16), (16, 16)]
     print("values held by each rank:", held, "of", total)  # ✓ half
     #> values held by each rank: [338, 338] of 676
+assert all(type(p) is type(weight) and p.placements == weight.placements for p in model.parameters())  # every one ✓ all-shard0
+reshard = inspect.signature(fully_shard).parameters["reshard_after_forward"].default
+if rank == 0:
+    print("reshard_after_forward defaults to", reshard)  # ✓ reshard-default
+    #> reshard_after_forward defaults to None
+if reshard is None:  # torch 2.8 and later (2.4 and 2.6: True); the docstring says what None means
+    assert "If ``None``, it is set to ``True`` for non-root modules and ``False`` for root modules" in " ".join(fully_shard.__doc__.split())  # ✓ reshard-doc
 # --8<-- [end:fully-shard]
 
 # --8<-- [start:fsdp-step]
