@@ -778,3 +778,48 @@ def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest
     )
     result = run_inner(inner_suite, "-n", "2", f"--reports-dir={reports}")
     result.assert_outcomes(passed=3)
+
+
+# --- `# process: own` ------------------------------------------------------------------------
+
+FORKS_AND_BACKWARDS = """
+    # process: own
+    import os
+    import torch
+    read, write = os.pipe()
+    if os.fork() == 0:  # a child that runs autograd, as DDP's forked ranks do
+        x = torch.ones(2, requires_grad=True)
+        try:
+            (x * 3).sum().backward()
+            said = str(x.grad.tolist())
+        except RuntimeError as error:
+            said = str(error)[:40]
+        os.write(write, said.encode())
+        os._exit(0)
+    os.wait()
+    print(os.read(read, 100).decode())
+    #> [3.0, 3.0]
+"""
+
+
+@pytest.mark.torchrun
+def test_a_snippet_of_its_own_process_runs_outside_the_suites_process(tmp_path: Path) -> None:
+    # Seen in the suite (2026-12-07): DDP's forked ranks in dataparallel_vs_ddp.py failed with
+    # "Unable to handle autograd's threading in combination with fork-based multiprocessing"
+    # when the scheduler ran some other snippets first in the same process.
+    body = textwrap.dedent(FORKS_AND_BACKWARDS) + f"print(os.getpid() == {os.getpid()})\n#> False\n"
+    snippet = snippet_file.load(write_snippet(tmp_path, "forks.py", body))
+    assert snippet.runs_apart and not snippet.launched  # a reader runs it with plain python
+    result = run_launched(snippet, "cpu", tmp_path / "run")
+    assert result.returncode == 0, result.output
+    assert [r.text for r in result.records[0]] == ["[3.0, 3.0]", "False"]
+    inside = snippet_file.load(
+        write_snippet(tmp_path, "inside.py", body.replace("# process: own", ""))
+    )
+    assert not inside.runs_apart  # without the directive: in this process, as every snippet
+
+
+def test_process_takes_own_only(tmp_path: Path) -> None:
+    path = write_snippet(tmp_path, "bad.py", "# process: fresh\nprint(1)\n")
+    with pytest.raises(snippet_file.SnippetFormatError, match="`# process:` takes `own`"):
+        snippet_file.load(path)

@@ -74,7 +74,7 @@ def test_snippet(
 
     executed: set[int] = set()
     record(executed)
-    if snippet.launched:
+    if snippet.runs_apart:
         result = run_launched(snippet, device, tmp_path)
         executed |= result.executed
         assert result.returncode == 0, f"{snippet.rel} failed under torchrun:\n{result.output}"

@@ -2,7 +2,11 @@
 
 Page: docs/distributed/dataparallel_vs_ddp.md
 DataParallel runs in this process; DDP runs in two CPU processes forked from it (gloo).
+The suite runs it in a process of its own: a forked rank cannot run a backward pass
+once the process it was forked from has started autograd's worker threads, which
+another snippet run before it in the same process may have done.
 """
+# process: own
 
 # --8<-- [start:setup]
 import ast

@@ -153,6 +153,11 @@ class PageProgram:
         return next((s.launch for s in self.snippets if s.launched), ())
 
     @property
+    def own_process(self) -> bool:
+        """Whether an embedded snippet runs in a process of its own (`# process: own`)."""
+        return any(s.own_process for s in self.snippets)
+
+    @property
     def needs_cuda(self) -> bool:
         """Whether an embedded snippet runs only where CUDA is available (`# requires: cuda`)."""
         return any(s.devices == ("cuda",) for s in self.snippets)

@@ -11,7 +11,15 @@ run it, and tell a reader what a page's downloads need (docverify.contract.needs
     # requires: checkout                  reads this repository's files: runs only in a checkout
     # devices: cpu, cuda                  run once per device (NOTES_DEVICE)
     # launch: torchrun --nproc_per_node=2 run as separate processes
+    # process: own                        run in a process of its own, not in the suite's
     # timeout: 120                        seconds before the run is stopped
+
+`# process: own` is for a snippet that forks processes which run autograd: a child
+forked from a process whose autograd has started its worker threads cannot run a
+backward pass ("Unable to handle autograd's threading in combination with
+fork-based multiprocessing"), and which snippets ran before it in the suite's
+process is the scheduler's choice. It runs as one rank of a torchrun launch,
+forked from a clean server process; a reader runs it with plain `python`.
 
 Sections (read by docverify.contract.sections) are marked the way pymdownx.snippets reads them:
 `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
@@ -37,7 +45,7 @@ KNOWN_DEVICES = ("cpu", "cuda")
 KNOWN_REQUIREMENTS = ("cuda", "checkout")
 
 _DIRECTIVE = re.compile(r"^#\s*(?P<key>[a-z_]+)\s*:\s*(?P<value>.+?)\s*$")
-_DIRECTIVE_KEYS = ("requires", "devices", "launch", "timeout")
+_DIRECTIVE_KEYS = ("requires", "devices", "launch", "process", "timeout")
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,17 @@ class SnippetFile:
     timeout_s: int = DEFAULT_TIMEOUT_S
     sections: tuple[Section, ...] = field(default=())
     requires: tuple[str, ...] = ()  # from `# requires:`, e.g. ("cuda",) or ("checkout",)
+    own_process: bool = False  # `# process: own`
+
+    @property
+    def runs_apart(self) -> bool:
+        """Whether the harness runs it outside its own process (launched, or `process: own`)."""
+        return self.launched or self.own_process
+
+    @property
+    def launch_args(self) -> tuple[str, ...]:
+        """torchrun's arguments for the harness's launch: one rank for `process: own`."""
+        return self.launch[1:] if self.launched else ("--nproc_per_node=1",)
 
     @property
     def rel(self) -> str:
@@ -115,11 +134,15 @@ def _parse(path: Path, source: str) -> SnippetFile:
         raise SnippetFormatError(
             Problem(path, 1, f"`# launch:` supports `torchrun ...` only, got {launch}")
         )
+    process = directives.get("process")
+    if process not in (None, "own"):
+        raise SnippetFormatError(Problem(path, 1, f"`# process:` takes `own`, got {process!r}"))
     return SnippetFile(
         path=path,
         source=source,
         devices=devices,
         launch=launch,
+        own_process=process == "own",
         timeout_s=int(directives.get("timeout", DEFAULT_TIMEOUT_S)),
         sections=tuple(read_sections(path, source)),
         requires=requires,

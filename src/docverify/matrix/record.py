@@ -141,7 +141,7 @@ def record_file(snippet: SnippetFile, rel: str, has_cuda: bool) -> FileRecord:
         return FileRecord(rel, sha, status="not run", reason="needs the checkout's .venv")
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="matrix-") as tmp:
-        runner = record_launched if snippet.launched else record_in_process
+        runner = record_launched if snippet.runs_apart else record_in_process
         records, errors, warned, timed_out = runner(snippet, Path(tmp))
     return FileRecord(
         rel,
@@ -229,7 +229,11 @@ def record_all(
             path = Path(tmp) / f"{program.stem}.py"
             path.write_text(program.source, encoding="utf-8")
             snippet = SnippetFile(
-                path, program.source, launch=program.launch, timeout_s=program.timeout_s
+                path,
+                program.source,
+                launch=program.launch,
+                timeout_s=program.timeout_s,
+                own_process=program.own_process,
             )
             results[page] = record(snippet, page)
         print(f"  {page} (page program): {results[page].summary()}", flush=True)

@@ -33,6 +33,7 @@ def _write_program(program: PageProgram, workdir: Path, source: str) -> SnippetF
         source=source,
         launch=program.launch,
         timeout_s=program.timeout_s,
+        own_process=program.own_process,
     )
 
 
@@ -60,7 +61,7 @@ def run_page_program(
     scratch.mkdir(exist_ok=True)
     path = snippet.path.resolve()
     snippet = replace(snippet, path=path)
-    if program.launch:
+    if snippet.runs_apart:
         result = run_launched(snippet, device, scratch)
         if result.returncode != 0:
             lines = re.findall(rf'File "{re.escape(str(path))}", line (\d+)', result.output)

@@ -162,7 +162,7 @@ def run_launched(
     # torchrun's own parser and launcher, with a recording entry point (docverify.run.launched_entry);
     # it sets up what `--standalone` does: a free local port, so parallel tests never collide.
     argv = [
-        *snippet.launch[1:],
+        *snippet.launch_args,
         "--max-restarts=0",
         f"--log-dir={workdir / 'torchrun-logs'}",  # not a stray /tmp/torchelastic_* per run
         str(snippet.path.resolve()),
