@@ -1,4 +1,5 @@
-"""Distributed errors on two real processes (gloo, CPU): no process group, DDP's unused parameters, a skipped collective.
+"""Distributed errors on two real processes (gloo, CPU): no process group, DDP's unused parameters, a skipped collective,
+DataParallel's wrapped errors, NCCL missing or failing.
 
 Page: docs/errors/distributed_errors.md
 Run: torchrun --nproc_per_node=2 snippets/errors/distributed_errors.py
@@ -9,8 +10,10 @@ Run: torchrun --nproc_per_node=2 snippets/errors/distributed_errors.py
 # --8<-- [start:setup]
 import argparse
 import contextlib
+import ctypes
 import inspect
 import io
+import mmap
 import os
 import socket
 import tempfile
@@ -21,7 +24,9 @@ import torch
 import torch.distributed as dist
 import torch.distributed.launch
 import torch.distributed.run
+import torchvision
 from torch import nn
+from torch._utils import ExceptionWrapper
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 rank = int(os.environ["RANK"])  # torchrun gives each process its rank
@@ -232,11 +237,12 @@ try:
 except AttributeError as err:
     print_rank0(f"{type(err).__name__}: {err}")  # ✓ dataparallel-message
 #> AttributeError: 'DataParallel' object has no attribute 'fc'
+resnet = torchvision.models.resnet18()  # a plain model, trained without DataParallel
 try:
-    inner = Net().module  # code written for the wrapped model, run on a plain one
+    state = resnet.module.state_dict()  # code written for the wrapped model, run on a plain one
 except AttributeError as err:
-    print_rank0(f"{type(err).__name__}: {err}")  # ✓ dataparallel-module
-#> AttributeError: 'Net' object has no attribute 'module'
+    print_rank0(f"{type(err).__name__}: {err}")  # the message names the model's class ✓ dataparallel-module
+#> AttributeError: 'ResNet' object has no attribute 'module'
 # --8<-- [end:dataparallel]
 
 # --8<-- [start:dataparallel-fix]
@@ -245,7 +251,56 @@ for model in (wrapped, Net()):
     inner = getattr(model, "module", model)  # the model itself, wrapped or not
     assert isinstance(inner, Net)  # ✓ dataparallel-fix-either
     assert torch.equal(model(torch.ones(3, 4)), inner.fc(torch.ones(3, 4)))  # both run the same layer ✓ dataparallel-fix-either
+assert getattr(resnet, "module", resnet) is resnet  # the plain ResNet: itself ✓ dataparallel-fix-either
 # --8<-- [end:dataparallel-fix]
+
+# --8<-- [start:replica]
+class Broken(nn.Module):
+    """A model whose forward has a bug: 4 features viewed as rows of 3."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return self.fc(x.view(-1, 3))
+
+
+batch = torch.ones(2, 4)
+try:
+    Broken()(batch)  # what DataParallel runs in a thread per GPU, on its replica of the model
+except RuntimeError:
+    caught = ExceptionWrapper(where="in replica 0 on device 0")  # what the thread keeps of the error
+try:
+    caught.reraise()  # DataParallel raises it again in the main thread
+except RuntimeError as err:
+    lines = str(err).splitlines()
+    print_rank0(f"{type(err).__name__}: {lines[0]}")  # ✓ replica-message
+#> RuntimeError: Caught RuntimeError in replica 0 on device 0.
+    print_rank0(lines[1])
+#> Original Traceback (most recent call last):
+    print_rank0(lines[-1])  # the last line of the replica's own traceback: the real error ✓ replica-real
+#> RuntimeError: shape '[-1, 3]' is invalid for input of size 8
+apply_source = inspect.getsource(torch.nn.parallel.parallel_apply)
+assert 'where=f"in replica {i} on device {device}"' in apply_source  # DataParallel's own words ✓ replica-source
+assert "threading.Thread(" in apply_source  # a thread per replica ✓ replica-source
+assert "Caught {self.exc_type.__name__} {self.where}.\\nOriginal {self.exc_msg}" in inspect.getsource(ExceptionWrapper)  # ✓ replica-source
+# --8<-- [end:replica]
+
+# --8<-- [start:replica-fix]
+messages = []
+for model in (nn.DataParallel(Broken()), nn.DataParallel(Broken()).module, Broken()):
+    try:
+        model(batch)  # with no GPU, DataParallel calls the model itself: no replica, no wrapper
+    except RuntimeError as err:
+        messages.append(str(err))
+print_rank0(messages[0])  # ✓ replica-fix
+#> shape '[-1, 3]' is invalid for input of size 8
+assert messages == [messages[0]] * 3  # wrapped or not, the same error, with its own traceback ✓ replica-fix
+forward_source = inspect.getsource(nn.DataParallel.forward)
+assert "if len(self.device_ids) == 1:" in forward_source  # one GPU: the module itself, no replica ✓ replica-one-gpu
+assert "return self.module(*inputs[0], **module_kwargs[0])" in forward_source  # ✓ replica-one-gpu
+# --8<-- [end:replica-fix]
 
 # --8<-- [start:local-rank]
 launcher = inspect.getsource(torch.distributed.run.config_from_args)  # the command each process gets
@@ -281,3 +336,57 @@ parser.add_argument("--local-rank", "--local_rank", type=int, default=0, dest="l
 assert parser.parse_args(["--local-rank=1"]).local_rank == parser.parse_args(["--local_rank=1"]).local_rank == 1  # ✓ local-rank-fix
 assert int(os.environ["LOCAL_RANK"]) == rank  # or read it from the environment: torchrun sets it ✓ local-rank-env
 # --8<-- [end:local-rank-fix]
+
+# --8<-- [start:no-nccl]
+c10d_source = inspect.getsource(dist.distributed_c10d)
+raising = [line.strip() for line in c10d_source.splitlines() if "NCCL built in" in line]
+print_rank0(raising[0])  # where torch raises it ✓ no-nccl-message
+#> raise RuntimeError("Distributed package doesn't have NCCL built in")
+assert set(raising) == {'raise RuntimeError("Distributed package doesn\'t have NCCL built in")'}  # ✓ no-nccl-source
+assert "if not is_nccl_available():" in c10d_source  # raised where this torch has no NCCL ✓ no-nccl-source
+print_rank0(dist.is_nccl_available(), dist.is_gloo_available())  # this torch (Linux, CUDA): both ✓ no-nccl-available
+#> True True
+# --8<-- [end:no-nccl]
+
+# --8<-- [start:no-nccl-fix]
+with tempfile.TemporaryDirectory() as folder:
+    store = dist.FileStore(str(Path(folder) / "store"), 1)
+    dist.init_process_group(backend="gloo", store=store, rank=0, world_size=1)  # gloo, not nccl
+    t = torch.tensor([float(rank + 1)])  # a CPU tensor: gloo reduces CPU tensors
+    dist.all_reduce(t)
+    assert dist.get_backend() == "gloo" and t.item() == rank + 1  # ✓ no-nccl-fix
+    dist.destroy_process_group()
+# --8<-- [end:no-nccl-fix]
+
+# --8<-- [start:nccl-error]
+def loaded_library(name: str) -> str:
+    """The file of a shared library this process has loaded (Linux: /proc/self/maps)."""
+    maps = Path("/proc/self/maps").read_text().splitlines()
+    return next(line.split()[-1] for line in maps if f"/{name}" in line)
+
+
+def library_text(path: str, fragment: bytes) -> str:
+    """The first text (NUL-terminated) of a library file that holds `fragment`: "" if none."""
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        at = data.find(fragment)
+        return "" if at == -1 else data[data.rfind(b"\0", 0, at) + 1 : data.find(b"\0", at)].decode()
+
+
+nccl = ctypes.CDLL(loaded_library("libnccl.so"))  # the NCCL library torch loaded
+nccl.ncclGetErrorString.restype = ctypes.c_char_p
+print_rank0(nccl.ncclGetErrorString(2).decode())  # NCCL's own words for its error code 2 ✓ nccl-error-2
+#> unhandled system error (run with NCCL_DEBUG=INFO for details)
+torch_cuda = loaded_library("libtorch_cuda.so")
+print_rank0([library_text(torch_cuda, prefix) for prefix in (b"NCCL Error ", b"NCCL error in: ")])  # ✓ nccl-prefixes
+#> ['NCCL Error ', 'NCCL error in: ']
+print_rank0(library_text(torch_cuda, b"ncclSystemError: ").strip())  # what torch adds about code 2 ✓ nccl-system-call
+#> ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.
+# --8<-- [end:nccl-error]
+
+# --8<-- [start:nccl-error-fix]
+nccl_file = loaded_library("libnccl.so")
+variables = ["NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_SHM_DISABLE", "NCCL_P2P_DISABLE"]
+assert all(library_text(nccl_file, name.encode()).startswith(name) for name in variables)  # NCCL reads them ✓ nccl-variables
+print_rank0(library_text(nccl_file, b"/dev/shm/nccl-"))  # where NCCL puts its shared memory ✓ nccl-shm
+#> /dev/shm/nccl-%.6s
+# --8<-- [end:nccl-error-fix]

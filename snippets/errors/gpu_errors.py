@@ -1,4 +1,4 @@
-"""Errors that only a GPU raises: a model on the GPU with its input on the CPU, CUDA out of memory.
+"""Errors that only a GPU raises: a model on the GPU with its input on the CPU, CUDA out of memory, cuDNN, RNN weights.
 
 Page: docs/errors/gpu_errors.md
 Runs everywhere; the lines marked `# requires: cuda` run only on a machine with a CUDA GPU
@@ -6,11 +6,14 @@ Runs everywhere; the lines marked `# requires: cuda` run only on a machine with 
 """
 
 # --8<-- [start:setup]
+import ctypes
 import inspect
+import mmap
 import multiprocessing
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import torch
@@ -237,6 +240,43 @@ check_labels(fixed, logits.shape[1])
 assert F.cross_entropy(logits.to(device), fixed.to(device)).isfinite()  # ✓ assert-fix
 # --8<-- [end:device-assert-fix]
 
+# --8<-- [start:cudnn]
+def loaded_library(name: str) -> str:
+    """The file of a shared library this process has loaded (Linux: /proc/self/maps)."""
+    maps = Path("/proc/self/maps").read_text().splitlines()
+    return next(line.split()[-1] for line in maps if f"/{name}" in line)
+
+
+def library_text(path: str, fragment: bytes) -> str:
+    """The first text (NUL-terminated) of a library file that holds `fragment`: "" if none."""
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        at = data.find(fragment)
+        return "" if at == -1 else data[data.rfind(b"\0", 0, at) + 1 : data.find(b"\0", at)].decode()
+
+
+print(torch.backends.cudnn.is_available(), torch.backends.cudnn.enabled)  # convolutions and RNNs use it on a GPU ✓ cudnn-on
+#> True True
+print(repr(library_text(loaded_library("libtorch_cuda.so"), b"cuDNN error: ")))  # torch's prefix ✓ cudnn-prefix
+#> 'cuDNN error: '
+cudnn = ctypes.CDLL(loaded_library("libcudnn.so"))  # the cuDNN library torch loaded
+cudnn.cudnnGetErrorString.restype = ctypes.c_char_p
+print([cudnn.cudnnGetErrorString(code).decode() for code in (1001, 2000, 5000)])  # cuDNN 9's names for three of its codes ✓ cudnn-names
+#> ['CUDNN_STATUS_NOT_INITIALIZED', 'CUDNN_STATUS_BAD_PARAM', 'CUDNN_STATUS_EXECUTION_FAILED']
+# --8<-- [end:cudnn]
+
+# --8<-- [start:cudnn-fix]
+with torch.backends.cudnn.flags(enabled=False):  # the same layer without cuDNN: PyTorch's own kernels
+    assert not torch.backends.cudnn.enabled
+    without_cudnn = conv(images.to(device))
+assert torch.backends.cudnn.enabled  # switched on again after the block ✓ cudnn-off
+assert torch.allclose(conv(images.to(device)), without_cudnn, rtol=1e-2, atol=1e-2)  # the same result ✓ cudnn-off
+assert not torch.backends.cudnn.is_acceptable(images.cpu())  # a CPU tensor never goes to cuDNN ✓ cudnn-cpu
+if on_gpu:  # requires: cuda
+    assert torch.backends.cudnn.is_acceptable(images.to(device))  # a float32 CUDA tensor: cuDNN may take it ✓ cudnn-off-gpu
+    with torch.backends.cudnn.flags(enabled=False):
+        assert not torch.backends.cudnn.is_acceptable(images.to(device))  # now it does not ✓ cudnn-off-gpu
+# --8<-- [end:cudnn-fix]
+
 # --8<-- [start:ordinal]
 count = torch.cuda.device_count()  # the GPUs this process sees
 if on_gpu:  # requires: cuda
@@ -309,3 +349,51 @@ batch = next(iter(DataLoader(OnTheCpu(), batch_size=4, num_workers=1)))  # a for
 batch = batch.to(device)  # moved to the GPU in the main process
 assert batch.device.type == device.type and batch[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0]  # ✓ fork-fix
 # --8<-- [end:fork-fix]
+
+# --8<-- [start:rnn-weights]
+rnn_warning = library_text(loaded_library("libtorch_cuda.so"), b"single contiguous chunk")
+print(rnn_warning)  # the warning, as this torch holds it ✓ rnn-text
+#> RNN module weights are not part of single contiguous chunk of memory. This means they need to be compacted at every call, possibly greatly increasing memory usage. To compact weights again call flatten_parameters().
+lstm = nn.LSTM(4, 8).to(device)  # on a GPU, .to() puts its weights in one block of memory
+sequence = torch.randn(5, 2, 4, device=device)  # 5 steps, a batch of 2
+lstm.weight_hh_l0 = nn.Parameter(lstm.weight_hh_l0.detach().clone())  # a weight replaced: memory of its own
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    lstm(sequence)
+warned = any("single contiguous chunk" in str(w.message) for w in caught)
+assert warned == on_gpu  # on the CPU: no warning ✓ rnn-warns
+if on_gpu:  # requires: cuda
+    assert warned, caught  # ✓ rnn-warns-gpu
+# --8<-- [end:rnn-weights]
+
+# --8<-- [start:rnn-weights-fix]
+class Encoder(nn.Module):
+    """An LSTM that compacts its weights at each call, as code run under DataParallel does."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 8)
+
+    def forward(self, x):
+        self.lstm.flatten_parameters()  # one block of memory again (on a GPU with cuDNN)
+        return self.lstm(x)[0]
+
+
+doc = " ".join(nn.LSTM.flatten_parameters.__doc__.split())
+assert "this works only if the module is on the GPU and cuDNN is enabled. Otherwise, it's a no-op." in doc  # ✓ rnn-flatten-doc
+pointers = [p.data_ptr() for p in lstm.parameters()]
+with warnings.catch_warnings(record=True):  # on a GPU this call still warns
+    warnings.simplefilter("always")
+    before = lstm(sequence)[0]
+lstm.flatten_parameters()
+moved = [p.data_ptr() for p in lstm.parameters()] != pointers
+assert moved == on_gpu  # on the CPU nothing moves: a no-op ✓ rnn-flatten-cpu
+assert torch.allclose(lstm(sequence)[0], before, atol=1e-5)  # the same weights, the same output ✓ rnn-flatten-same
+encoder = Encoder().to(device)
+assert encoder(sequence).shape == (5, 2, 8)  # ✓ rnn-flatten-forward
+if on_gpu:  # requires: cuda
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lstm(sequence)
+    assert not any("single contiguous chunk" in str(w.message) for w in caught), caught  # flattened: no warning ✓ rnn-flat-gpu
+# --8<-- [end:rnn-weights-fix]

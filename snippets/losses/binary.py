@@ -209,3 +209,33 @@ except RuntimeError as err:
     print(err)  # ✓ bce-refuses
     #> all elements of input should be between 0 and 1
 # --8<-- [end:detect]
+
+# --8<-- [start:two-classes]
+torch.manual_seed(0)
+pair = torch.randn(6, 2)  # two logits per sample: class 0 and class 1
+label = torch.tensor([0, 1, 1, 0, 1, 0])  # one class index per sample
+margin = pair[:, 1] - pair[:, 0]  # one logit: how far class 1 beats class 0
+ce_two = F.cross_entropy(pair, label)  # two outputs, class indices
+bce_one = F.binary_cross_entropy_with_logits(margin, label.float())  # one output, float 0/1 targets
+print(ce_two, bce_one)  # ✓ two-classes-same
+#> tensor(0.6185) tensor(0.6185)
+assert torch.allclose(ce_two, bce_one)  # ✓ two-classes-same
+assert torch.allclose(pair.softmax(dim=1)[:, 1], torch.sigmoid(margin))  # the same probability of class 1 ✓ two-classes-prob
+assert torch.allclose(F.cross_entropy(pair + 5.0, label), ce_two)  # only the difference counts ✓ two-classes-shift
+
+features = torch.randn(6, 8)
+two = nn.Linear(8, 2)  # two outputs, for CrossEntropyLoss
+one = nn.Linear(8, 1)  # one output, for BCEWithLogitsLoss
+with torch.no_grad():  # its weights: the difference of the two rows
+    one.weight.copy_(two.weight[1:] - two.weight[:1])
+    one.bias.copy_(two.bias[1:] - two.bias[:1])
+loss_two = F.cross_entropy(two(features), label)
+loss_one = F.binary_cross_entropy_with_logits(one(features).squeeze(1), label.float())
+assert torch.allclose(loss_two, loss_one)  # the same model, written twice ✓ two-classes-layers
+print(sum(p.numel() for p in two.parameters()), sum(p.numel() for p in one.parameters()))  # ✓ two-classes-params
+#> 18 9
+loss_two.backward()
+loss_one.backward()
+assert torch.allclose(two.weight.grad[0], -two.weight.grad[1])  # opposite gradients on the two rows ✓ two-classes-grad
+assert torch.allclose(two.weight.grad[1], one.weight.grad[0])  # each the one-output gradient ✓ two-classes-grad
+# --8<-- [end:two-classes]

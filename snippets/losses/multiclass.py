@@ -119,6 +119,33 @@ assert torch.allclose(weighted, by_weights)  # ✓ weighted-mean-2
 assert not torch.allclose(weighted, by_batch)  # ✓ weighted-mean-3
 # --8<-- [end:weight]
 
+# --8<-- [start:weight-from-counts]
+train_labels = torch.tensor([0] * 70 + [1] * 20 + [2] * 10)  # an imbalanced training set
+counts = torch.bincount(train_labels, minlength=3)  # samples per class
+inverse = counts.sum() / (len(counts) * counts)  # total / (C * count): rare classes weigh more
+print(counts, inverse)  # ✓ counts-inverse
+#> tensor([70, 20, 10]) tensor([0.4762, 1.6667, 3.3333])
+assert torch.allclose(inverse * counts, torch.full((3,), 100 / 3))  # each class weighs the same in total ✓ counts-inverse
+always_0 = torch.tensor([2.0, 0.0, 0.0]).expand(100, 3)  # a model that always favours the common class
+per_class = torch.stack([F.cross_entropy(always_0[train_labels == c], train_labels[train_labels == c]) for c in range(3)])
+plain = F.cross_entropy(always_0, train_labels)
+balanced = F.cross_entropy(always_0, train_labels, weight=inverse)
+print(plain, balanced, per_class.mean())  # ✓ counts-loss
+#> tensor(0.8395) tensor(1.5729) tensor(1.5729)
+assert torch.allclose(plain, (per_class * counts).sum() / counts.sum())  # unweighted: each class by its size ✓ counts-plain
+assert torch.allclose(balanced, per_class.mean())  # weighted: every class counts the same ✓ counts-loss
+freq = counts / counts.sum()
+for scaled in (inverse * 7, freq.median() / freq):  # any multiple, e.g. median-frequency weights
+    assert torch.allclose(F.cross_entropy(always_0, train_labels, weight=scaled), balanced)  # ✓ counts-scale
+try:
+    nn.CrossEntropyLoss(weight=[0.4762, 1.6667, 3.3333])  # the weights as a Python list
+except TypeError as err:
+    print(err)  # ✓ counts-tensor
+    #> cannot assign 'list' object to buffer 'weight' (torch Tensor or None required)
+criterion = nn.CrossEntropyLoss(weight=torch.FloatTensor(inverse.tolist()))  # the legacy constructor: float32 too
+assert criterion.weight.dtype == torch.float32 and torch.allclose(criterion(always_0, train_labels), balanced)  # ✓ counts-tensor
+# --8<-- [end:weight-from-counts]
+
 # --8<-- [start:soft-targets]
 probs = torch.tensor([[0.7, 0.2, 0.1], [0.0, 0.5, 0.5], [0.1, 0.8, 0.1], [0.0, 0.0, 1.0]])
 soft = F.cross_entropy(logits, probs)  # class probabilities (float, shape (N, C)) as target

@@ -7,6 +7,7 @@ Page: docs/performance/custom_autograd.md
 import inspect
 import warnings
 
+import numpy as np
 import torch
 from torch.autograd import gradcheck
 from torch.autograd.function import once_differentiable
@@ -14,6 +15,24 @@ from torch.autograd.function import once_differentiable
 torch.manual_seed(0)
 x = torch.randn(5, dtype=torch.float64, requires_grad=True)  # float64: what gradcheck needs
 # --8<-- [end:setup]
+
+# --8<-- [start:no-backward]
+layer = torch.nn.Linear(5, 3, dtype=torch.float64)  # a model made of PyTorch operations
+inputs = torch.randn(4, 5, dtype=torch.float64)
+torch.tanh(layer(inputs)).sum().backward()  # no backward written anywhere: autograd derives it
+by_hand = ((1 - torch.tanh(layer(inputs)) ** 2).T @ inputs).detach()  # d/dW of sum(tanh(W x + b)), by hand
+print(torch.allclose(layer.weight.grad, by_hand))  # ✓ autograd-derives
+#> True
+assert gradcheck(lambda t: torch.tanh(layer(t)), (inputs.requires_grad_(),))  # against finite differences ✓ autograd-gradcheck
+try:
+    np.sin(x.numpy())  # a forward that leaves PyTorch
+except RuntimeError as err:
+    print(err)  # ✓ numpy-refused
+    #> Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+outside = torch.from_numpy(np.sin(x.detach().numpy()))
+print(outside.requires_grad, outside.grad_fn)  # no history: no gradient flows back through it ✓ numpy-no-grad
+#> False None
+# --8<-- [end:no-backward]
 
 # --8<-- [start:function]
 class Cube(torch.autograd.Function):
