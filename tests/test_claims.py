@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from docverify.contract import boxes, claims, proofs
+from docverify.contract import claims, proofs
 from docverify.contract.line_trace import statements
 from docverify.contract.page_program import content_pages
 from docverify.i18n import languages
@@ -38,38 +38,6 @@ def test_a_content_page_links_its_claims_to_their_proofs(page: str) -> None:
         f"{page}: {coverage.share:.0%} of {coverage.claims} claims linked or boxed "
         f"(target {claims.TARGET:.0%}); unproven:\n" + "\n".join(unproven)
     )
-
-
-def _gpu_only_outside_boxes(page: str, markdown: str, root: Path) -> list[str]:
-    """The linked sentences whose checks are all `# requires: cuda` and that stand outside
-    a "Not verified here" box."""
-    boxed = {
-        line
-        for box in boxes.find_boxes(page, markdown)
-        if box.kind == boxes.UNVERIFIED
-        for line, _ in box.body
-    }
-    outside = []
-    for sentence in claims.sentences(page, markdown):
-        targets = proofs.targets_of(page, sentence.text, root)
-        checks = [t.check for t in targets if t.page]
-        gpu_only = bool(checks) and len(checks) == len(targets)  # no named test among them
-        if gpu_only and all(c.cuda_only for c in checks) and sentence.line not in boxed:
-            outside.append(f"{page}:{sentence.line}: {sentence.text[:90]}")
-    return outside
-
-
-# The sections whose index page states it (docs/training/index.md, docs/data/index.md).
-BOXED_GPU_SECTIONS = ("docs/training/", "docs/data/")
-
-
-@pytest.mark.parametrize("page", [p for p in _pages() if p.startswith(BOXED_GPU_SECTIONS)])
-def test_a_claim_resting_on_gpu_checks_only_stands_in_a_box(page: str) -> None:
-    """The claims that rest on `# requires: cuda` checks only sit in "Not verified here"
-    boxes until a GPU run is recorded."""
-    markdown = (REPO_ROOT / page).read_text(encoding="utf-8")
-    outside = _gpu_only_outside_boxes(page, markdown, REPO_ROOT)
-    assert not outside, "GPU-only claims outside a box:\n" + "\n".join(outside)
 
 
 @pytest.mark.parametrize(
@@ -200,29 +168,6 @@ def test_a_link_to_a_check_no_run_executed_is_reported() -> None:
     assert proofs.unexecuted([target], {"snippets/topic/page.py": None}) == []  # no current run
     gpu = proofs.Target(proofs.Check("x", "snippets/topic/page.py", 8, cuda_only=True), "p")
     assert proofs.unexecuted([gpu], {"snippets/topic/page.py": {1}}) == []  # a GPU run's line
-
-
-def test_a_claim_resting_on_gpu_checks_only_is_found_outside_a_box(tmp_path: Path) -> None:
-    root = _site(tmp_path, PAGE)
-    snippet = root / "snippets/topic/page.py"
-    snippet.write_text(
-        snippet.read_text(encoding="utf-8").replace(
-            "assert x.sum() == 2  # ✓ sums-to-two\n",
-            "assert x.sum() == 2  # ✓ sums-to-two\n"
-            "if torch.cuda.is_available():  # requires: cuda\n"
-            "    assert x.cuda().sum() == 2  # ✓ on-gpu\n",
-        ),
-        encoding="utf-8",
-    )
-    prose = (
-        "It sums on a GPU. {✓ on-gpu}\n\n"
-        "It sums. {✓ sums-to-two on-gpu}\n\n"
-        '!!! unverified "Not verified here: the GPU"\n    It sums on a GPU. {✓ on-gpu}\n'
-    )
-    page = "docs/topic/page.md"
-    (root / page).write_text(PAGE + prose, encoding="utf-8")
-    outside = _gpu_only_outside_boxes(page, PAGE + prose, root)
-    assert outside == [f"{page}:11: It sums on a GPU. {{✓ on-gpu}}"]
 
 
 def test_a_cuda_mark_on_a_header_covers_its_block_not_its_elif_else_except_or_finally() -> None:
