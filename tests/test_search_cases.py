@@ -109,13 +109,7 @@ def test_the_pasted_errors_are_every_in_scope_corpus_error_that_a_page_quotes() 
     """One case per in-scope error of demand/errors.yaml whose key a page quotes (`source:`
     its id), its query the message as the reader pasted it (on one line)."""
     errors = {e.id: e for e in demand.load()}
-    sources = [c.source for c in PASTED_ERRORS if c.source]
-    assert len(sources) == len(set(sources)), "a corpus error is a case twice"
-    quoted = set(demand.coverage().quoted)
-    assert set(sources) == quoted, (
-        f"corpus errors without a case: {sorted(quoted - set(sources))}; "
-        f"cases of errors out of scope or quoted by no page: {sorted(set(sources) - quoted)}"
-    )
+    _one_case_each([c.source for c in PASTED_ERRORS if c.source], set(demand.coverage().quoted))
     # A search box is one line: the message's line breaks become spaces.
     changed = [
         c.source
@@ -125,17 +119,21 @@ def test_the_pasted_errors_are_every_in_scope_corpus_error_that_a_page_quotes() 
     assert not changed, f"a case's query is not its corpus message: {changed}"
 
 
+def _one_case_each(sources: list[str], expected: set[str]) -> None:
+    """The cases' corpus ids are `expected` (in scope, answered by a page), each once."""
+    assert len(sources) == len(set(sources)), "a corpus entry is a case twice"
+    assert set(sources) == expected, (
+        f"corpus entries without a case: {sorted(expected - set(sources))}; "
+        f"cases of entries out of scope or answered by no page: {sorted(set(sources) - expected)}"
+    )
+
+
 def test_the_corpus_questions_are_every_in_scope_corpus_question() -> None:
     """One case per in-scope question of demand/questions.yaml (`source:` its id), asked as
     the reader asked it, in the edition of its language."""
     questions = {q.id: q for q in demand.load_questions()}
-    sources = [c.source for c in CORPUS_QUESTIONS]
-    assert len(sources) == len(set(sources)), "a corpus question is a case twice"
     in_scope = {q.id for q in questions.values() if q.in_scope}
-    assert set(sources) == in_scope, (
-        f"corpus questions without a case: {sorted(in_scope - set(sources))}; "
-        f"cases that are no in-scope question: {sorted(set(sources) - in_scope)}"
-    )
+    _one_case_each([c.source for c in CORPUS_QUESTIONS], in_scope)
     changed = [
         c.source
         for c in CORPUS_QUESTIONS

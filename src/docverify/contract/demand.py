@@ -74,12 +74,6 @@ class Error:
         return self.scope == "in"
 
 
-def load(root: Path = REPO_ROOT) -> list[Error]:
-    """The corpus's entries, in file order (every field read as a string, missing ones empty)."""
-    entries = yaml.safe_load((root / CORPUS).read_text(encoding="utf-8"))
-    return [Error(**{f: str(e.get(f) or "") for f in FIELDS}) for e in entries]
-
-
 @dataclass(frozen=True)
 class Question:
     id: str
@@ -90,15 +84,21 @@ class Question:
     scope: str
     reason: str
 
-    @property
-    def in_scope(self) -> bool:
-        return self.scope == "in"
+    in_scope = Error.in_scope
+
+
+def _entries(path: Path, kind: type, fields: tuple[str, ...]) -> list:
+    """A corpus file's entries, in file order (every field read as a string, missing ones empty)."""
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [kind(**{f: str(e.get(f) or "") for f in fields}) for e in entries]
+
+
+def load(root: Path = REPO_ROOT) -> list[Error]:
+    return _entries(root / CORPUS, Error, FIELDS)
 
 
 def load_questions(root: Path = REPO_ROOT) -> list[Question]:
-    """The corpus's questions, in file order (every field read as a string, missing ones empty)."""
-    entries = yaml.safe_load((root / QUESTIONS).read_text(encoding="utf-8"))
-    return [Question(**{f: str(e.get(f) or "") for f in QUESTION_FIELDS}) for e in entries]
+    return _entries(root / QUESTIONS, Question, QUESTION_FIELDS)
 
 
 def entry_problems(errors: list[Error]) -> list[str]:
