@@ -108,6 +108,22 @@ def test_a_snippet_that_reads_the_checkouts_environment_is_not_run(tmp_path: Pat
     assert zh == "它读取检出目录自己的环境 .venv"
 
 
+def test_a_snippet_of_its_own_process_is_recorded_in_a_new_interpreter(tmp_path: Path) -> None:
+    import os
+
+    from docverify.matrix.record import record_file
+
+    path = tmp_path / "own.py"
+    path.write_text(
+        f'"""Doc."""\n# process: own\nimport os\nprint(os.getpid() == {os.getpid()})\n#> False\n'
+        "print(missing)\n#> 1\n",
+        encoding="utf-8",
+    )
+    record = record_file(load(path), "own.py", has_cuda=False)
+    assert record.blocks[0] == BlockResult(4, "same")  # not this process
+    assert record.blocks[1].kind == "raises" and "NameError" in record.blocks[1].error
+
+
 def test_a_block_whose_print_never_ran_says_why() -> None:
     source = "def f():\n    print('in f')\n    #> in f\n\n\nraise ValueError('no')\nf()\n"
     errors = [matrix.StatementError(6, 6, "ValueError: no")]

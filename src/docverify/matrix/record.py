@@ -21,10 +21,12 @@ import datetime as dt
 import json
 import multiprocessing
 import os
+import subprocess
 import sys
 import tempfile
 import time
 import warnings
+from dataclasses import asdict
 from pathlib import Path
 
 from docverify.contract import snippets as snippet_file
@@ -114,6 +116,40 @@ def record_in_process(snippet: SnippetFile, workdir: Path) -> Run:
     return recorder.records, errors, warned, timed_out
 
 
+def record_in_own_process(snippet: SnippetFile, workdir: Path) -> Run:
+    """`# process: own`: as record_in_process, in a new interpreter of this stack (this
+    recorder's process has run other snippets, whose autograd threads a fork inherits)."""
+    out = workdir / "own-process.json"
+    code = "import sys; from docverify.matrix.record import dump_run; dump_run(*sys.argv[1:])"
+    command = [sys.executable, "-c", code, str(snippet.path.resolve()), str(out)]
+    src = str(Path(__file__).resolve().parents[2])  # this recorder's docverify, first
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
+    }
+    try:
+        subprocess.run(command, cwd=workdir, env=env, timeout=snippet.timeout_s + 30, check=False)
+    except subprocess.TimeoutExpired as exc:
+        return [], [StatementError(1, 1, error_text(exc))], [], True
+    if not out.is_file():
+        return [], [StatementError(1, 1, "its process ended before it wrote a record")], [], False
+    found = json.loads(out.read_text(encoding="utf-8"))
+    errors, warned = ([StatementError(**e) for e in found[k]] for k in ("errors", "warnings"))
+    return [PrintRecord(**r) for r in found["prints"]], errors, warned, found["timed_out"]
+
+
+def dump_run(path: str, out: str) -> None:
+    """The other side of record_in_own_process: run one snippet, write what it gave."""
+    with tempfile.TemporaryDirectory(prefix="matrix-") as tmp:
+        records, errors, warned, timed_out = record_in_process(
+            snippet_file.load(Path(path)), Path(tmp)
+        )
+    found = {"prints": records, "errors": errors, "warnings": warned, "timed_out": timed_out}
+    encoded = {k: v if k == "timed_out" else [asdict(x) for x in v] for k, v in found.items()}
+    Path(out).write_text(json.dumps(encoded), encoding="utf-8")
+    os._exit(0)  # no interpreter finalization: the ranks' gloo threads (see main)
+
+
 def record_launched(snippet: SnippetFile, workdir: Path) -> Run:
     """Under torchrun (docverify.matrix.launch): rank 0's prints, errors and warnings."""
     try:
@@ -141,7 +177,13 @@ def record_file(snippet: SnippetFile, rel: str, has_cuda: bool) -> FileRecord:
         return FileRecord(rel, sha, status="not run", reason="needs the checkout's .venv")
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="matrix-") as tmp:
-        runner = record_launched if snippet.runs_apart else record_in_process
+        runner = (
+            record_launched
+            if snippet.launched
+            else record_in_own_process
+            if snippet.own_process
+            else record_in_process
+        )
         records, errors, warned, timed_out = runner(snippet, Path(tmp))
     return FileRecord(
         rel,
