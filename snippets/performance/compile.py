@@ -4,6 +4,7 @@ Page: docs/performance/compile.md
 Everything here runs on a recording backend, which compiles nothing; the page's last
 block, inductor's real compilation, is snippets/performance/compile_inductor.py.
 """
+# ruff: noqa: E402  (the last section imports AOTAutograd's helpers where the page shows them)
 
 # --8<-- [start:setup]
 import logging
@@ -165,3 +166,82 @@ assert '"reduce-overhead" is a mode that reduces the overhead of python with CUD
 assert '"max-autotune" is a mode that leverages Triton or template based matrix multiplications' in doc  # ✓ autotune-doc
 assert "custom backend" in doc  # the docstring points to how to write one ✓ doc-custom-backend
 # --8<-- [end:modes]
+
+# --8<-- [start:train-eval]
+import importlib.util
+from pathlib import Path
+
+from torch._dynamo.backends.common import aot_autograd
+from torch._functorch.aot_autograd import aot_function, make_boxed_func
+
+aot_graphs = []  # (kind, graph) for each graph AOTAutograd hands to the compilers below
+
+
+def record(kind: str) -> callable:
+    """A compiler for one kind of AOTAutograd graph: it records the graph and runs it as traced."""
+
+    def compiler(gm: torch.fx.GraphModule, example_inputs: list) -> callable:
+        aot_graphs.append((kind, gm))
+        return make_boxed_func(gm.forward)
+
+    return compiler
+
+
+aot_backend = aot_autograd(
+    fw_compiler=record("forward"), bw_compiler=record("backward"), inference_compiler=record("inference")
+)
+aot_doc = " ".join(aot_function.__doc__.split())
+assert "generates a joint forward and backward graph" in aot_doc  # ✓ joint-graph
+assert "used to separate out forward and backward graphs" in aot_doc  # ✓ joint-graph
+inductor_source = "".join(Path(importlib.util.find_spec("torch._inductor.compile_fx").origin).read_text().split())
+assert "aot_autograd(fw_compiler=fw_compiler,bw_compiler=bw_compiler,inference_compiler=" in inductor_source  # ✓ inductor-aot
+
+
+def ops(gm: torch.fx.GraphModule) -> list[str]:
+    """The ATen operations a graph calls, in order."""
+    return [str(node.target) for node in gm.graph.nodes if str(node.target).startswith("aten.")]
+
+
+def outputs(gm: torch.fx.GraphModule) -> list:
+    return list(gm.graph.nodes)[-1].args[0]
+
+
+net = nn.Sequential(nn.Linear(32, 64), nn.BatchNorm1d(64), nn.ReLU(), nn.Dropout(0.5), nn.Linear(64, 8))
+found = {}
+for mode in ("train", "eval"):
+    torch.compiler.reset()
+    aot_graphs.clear()
+    net.train(mode == "train")
+    buffers = [b.clone() for b in net[1].buffers()]  # running_mean, running_var, num_batches_tracked
+    compiled_net = torch.compile(net, backend=aot_backend)
+    with torch.set_grad_enabled(mode == "train"):  # evaluation under no_grad, as a test loop runs it
+        first, second = compiled_net(x), compiled_net(x)
+        if mode == "train":
+            (first.sum() + second.sum()).backward()
+    found[mode] = dict(aot_graphs)
+    print(mode, {kind: len(ops(gm)) for kind, gm in aot_graphs})  # ATen operations per graph ✓ aot-graphs
+    #> train {'forward': 9, 'backward': 18}
+    #> eval {'inference': 6}
+    print("  two calls, same output:", torch.equal(first, second))  # ✓ dropout-random
+    #>   two calls, same output: False
+    #>   two calls, same output: True
+    print("  buffers changed:", [not torch.equal(b, now) for b, now in zip(buffers, net[1].buffers(), strict=True)])  # ✓ buffers-changed
+    #>   buffers changed: [True, True, True]
+    #>   buffers changed: [False, False, False]
+forward, backward, inference = found["train"]["forward"], found["train"]["backward"], found["eval"]["inference"]
+print(sorted(set(ops(forward)) - set(ops(inference))))  # in the training forward only ✓ train-only-ops
+#> ['aten._native_batch_norm_legit_functional.default', 'aten.add.Tensor', 'aten.detach.default', 'aten.native_dropout.default']
+print(sorted(set(ops(inference)) - set(ops(forward))))  # in eval mode only ✓ train-only-ops
+#> ['aten._native_batch_norm_legit_no_training.default']
+saved = sum(node.op == "placeholder" for node in backward.graph.nodes) - 1  # less the output's gradient
+print(f"outputs: {len(outputs(forward))} in training, {saved} of them saved for the backward;",
+      f"{len(outputs(inference))} in eval mode")  # ✓ fw-outputs
+#> outputs: 15 in training, 11 of them saved for the backward; 1 in eval mode
+assert len(outputs(forward)) == 1 + saved + len(buffers)  # the output, the saved, each buffer's new value ✓ fw-outputs
+node = {str(n.target): n for n in forward.graph.nodes}
+add = node["aten.add.Tensor"]
+assert add.args[1] == 1 and add.args[0].meta["val"].dtype == torch.int64  # num_batches_tracked + 1 ✓ batch-count
+assert node["aten.detach.default"] in outputs(forward)  # a tensor saved for the backward ✓ detach-saved
+assert not any(op.split(".")[1].endswith("_") for op in ops(forward))  # no in-place op in the graph ✓ no-mutation
+torch.compiler.reset()
+# --8<-- [end:train-eval]
