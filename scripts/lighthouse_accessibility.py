@@ -8,7 +8,8 @@ links, canonical and hreflang, are this server's), serves it gzip-compressed as 
 static host does, and runs Lighthouse (pinned in tools/lighthouse/, with
 Debian's chromium; its default mobile profile, which slows the CPU fourfold) with
 those four categories on one page of each type in English and in 简体中文.
-Performance depends on the machine: run it on a quiet one. Writes
+Performance depends on the machine: run it on a quiet one; each page's figure is the
+median of three runs (PERFORMANCE_RUNS). Writes
 docs/assets/generated/accessibility/lighthouse.json and the summary the
 Verification page embeds; tests/test_measured_summaries.py re-renders the
 summary from the data and holds every score to its category's target. In the
@@ -49,10 +50,26 @@ TYPE_NAMES_ZH = {
 }
 
 
+# Performance varies from run to run on one machine (by up to eight points on the 2-core
+# machine, 2026-12-07): each page's performance is the median of PERFORMANCE_RUNS runs,
+# as Lighthouse's own documentation advises; the other categories do not vary.
+PERFORMANCE_RUNS = 3
+
+
 def lighthouse(url: str) -> dict:
+    found = _run(url, list(TARGETS))
+    runs = [found["scores"]["performance"]]
+    runs += [
+        _run(url, ["performance"])["scores"]["performance"] for _ in range(PERFORMANCE_RUNS - 1)
+    ]
+    found["scores"]["performance"] = sorted(runs)[len(runs) // 2]
+    return {**found, "performance_runs": runs}
+
+
+def _run(url: str, categories: list[str]) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         subprocess.run(
-            [str(LIGHTHOUSE), url, f"--only-categories={','.join(TARGETS)}", "--output=json"]
+            [str(LIGHTHOUSE), url, f"--only-categories={','.join(categories)}", "--output=json"]
             + [f"--output-path={report.name}", "--quiet"]
             + ["--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
             check=True,
@@ -68,7 +85,7 @@ def lighthouse(url: str) -> dict:
         if audit.get("scoreDisplayMode") == "binary" and audit.get("score") == 0
     )
     return {
-        "scores": {c: round(found["categories"][c]["score"] * 100) for c in TARGETS},
+        "scores": {c: round(found["categories"][c]["score"] * 100) for c in categories},
         "failed_audits": failed,
         "lighthouse": found["lighthouseVersion"],
         "browser": found["environment"]["hostUserAgent"],
@@ -106,9 +123,10 @@ def below_target(data: dict) -> list[str]:
 
 WORDS = {
     "en": {
-        "header": "| page type | accessibility | best practices | SEO |",
+        "header": "| page type | performance | accessibility | best practices | SEO |",
         "editions": "English / 简体中文 in each cell.",
         "category": {
+            "performance": "performance",
             "accessibility": "accessibility",
             "best-practices": "best practices",
             "seo": "SEO",
@@ -117,9 +135,14 @@ WORDS = {
         "verdict": "Lowest scores: {lows}; Lighthouse {version}.",
     },
     "zh": {
-        "header": "| 页面类型 | 无障碍 | 最佳实践 | SEO |",
+        "header": "| 页面类型 | 性能 | 无障碍 | 最佳实践 | SEO |",
         "editions": "每格为 English / 简体中文。",
-        "category": {"accessibility": "无障碍", "best-practices": "最佳实践", "seo": "SEO"},
+        "category": {
+            "performance": "性能",
+            "accessibility": "无障碍",
+            "best-practices": "最佳实践",
+            "seo": "SEO",
+        },
         "low": "{category} {low}（目标：不低于 {target}）",
         "verdict": "最低分：{lows}；Lighthouse {version}。",
     },
@@ -128,7 +151,7 @@ WORDS = {
 
 def render_summary(data: dict, lang: str = "en") -> str:
     words = WORDS[lang]
-    rows = [words["header"], "|---|---:|---:|---:|"]
+    rows = [words["header"], "|---|" + "---:|" * len(data["targets"])]
     for kind, _ in PAGE_TYPES:
         score = {p["lang"]: p["scores"] for p in data["pages"] if p["type"] == kind}
         name = kind if lang == "en" else TYPE_NAMES_ZH[kind]
