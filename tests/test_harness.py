@@ -823,3 +823,14 @@ def test_process_takes_own_only(tmp_path: Path) -> None:
     path = write_snippet(tmp_path, "bad.py", "# process: fresh\nprint(1)\n")
     with pytest.raises(snippet_file.SnippetFormatError, match="`# process:` takes `own`"):
         snippet_file.load(path)
+
+
+def test_the_launcher_s_path_entry_is_src_and_hides_no_standard_module() -> None:
+    """The launch server gets SRC_DIR on PYTHONPATH. It was src/docverify once, whose
+    `site` package hid the standard library's on Python 3.10: the server ran without its
+    virtual environment, and every torchrun snippet of that stack failed to start."""
+    from docverify.run.run_snippet import SRC_DIR
+
+    assert (SRC_DIR / "docverify" / "__init__.py").is_file()
+    top_level = {p.stem for p in SRC_DIR.iterdir() if p.suffix == ".py" or p.is_dir()}
+    assert not top_level & set(sys.stdlib_module_names), sorted(top_level & set(sys.stdlib_module_names))

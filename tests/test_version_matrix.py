@@ -320,3 +320,16 @@ def test_a_comment_keeps_a_record_current_a_code_edit_makes_it_stale(checkout: P
     assert matrix.is_current(stacked, checkout)
     path.write_text(source.replace("\n", "\nx = 0\n", 1), encoding="utf-8")  # a line of code added
     assert not matrix.is_current(stacked, checkout)
+
+
+def test_a_launch_that_never_reached_rank_0_stops_the_recorder(monkeypatch, tmp_path) -> None:
+    """Recorded as a run, a failed launch read on the page as "every block prints nothing"
+    on that stack (py3.10's four torchrun snippets once): it is an error of the recorder."""
+    from docverify.matrix import record
+    from docverify.run.run_snippet import LaunchResult
+
+    failed = LaunchResult(returncode=1, output="ModuleNotFoundError: No module named 'pymdownx'", records={})
+    monkeypatch.setattr(record, "run_launched", lambda *args, **kwargs: failed)
+    snippet = load(REPO_ROOT / "snippets" / "distributed" / "collectives.py")
+    with pytest.raises(RuntimeError, match="torchrun failed before rank 0 ran it:\n.*pymdownx"):
+        record.record_launched(snippet, tmp_path)

@@ -161,9 +161,9 @@ def record_launched(snippet: SnippetFile, workdir: Path) -> Run:
         found = json.loads(capture.read_text(encoding="utf-8"))
         errors = [StatementError(**e) for e in found["errors"]]
         warned = [StatementError(**w) for w in found["warnings"]]
-    else:  # the launch itself failed before rank 0 ran the snippet
-        last = result.output.strip().splitlines()[-1:] or ["no output"]
-        errors, warned = [StatementError(1, 1, f"torchrun failed: {last[0][:200]}")], []
+    else:  # the launch failed before rank 0 ran the snippet: the recorder's fault, not
+        # the stack's (recorded, it read as "every block prints nothing" on the page)
+        raise RuntimeError(f"{snippet.rel}: torchrun failed before rank 0 ran it:\n{result.output}")
     return result.records.get(0, []), errors, warned, False
 
 

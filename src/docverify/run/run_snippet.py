@@ -27,7 +27,10 @@ from docverify.contract.snippets import SnippetFile
 from docverify.run import isolation
 from docverify.run.print_capture import PrintRecord, PrintRecorder
 
-SRC_DIR = Path(__file__).resolve().parents[1]  # the src/ this runner belongs to
+# The src/ this runner belongs to (src/docverify/run/run_snippet.py): never src/docverify,
+# whose subpackages would be top-level modules there (its `site` hides the standard
+# library's on Python 3.10, so a launched interpreter had no virtual environment).
+SRC_DIR = Path(__file__).resolve().parents[2]
 
 
 def run_in_process(
