@@ -833,4 +833,6 @@ def test_the_launcher_s_path_entry_is_src_and_hides_no_standard_module() -> None
 
     assert (SRC_DIR / "docverify" / "__init__.py").is_file()
     top_level = {p.stem for p in SRC_DIR.iterdir() if p.suffix == ".py" or p.is_dir()}
-    assert not top_level & set(sys.stdlib_module_names), sorted(top_level & set(sys.stdlib_module_names))
+    assert not top_level & set(sys.stdlib_module_names), sorted(
+        top_level & set(sys.stdlib_module_names)
+    )

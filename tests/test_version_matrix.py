@@ -328,7 +328,9 @@ def test_a_launch_that_never_reached_rank_0_stops_the_recorder(monkeypatch, tmp_
     from docverify.matrix import record
     from docverify.run.run_snippet import LaunchResult
 
-    failed = LaunchResult(returncode=1, output="ModuleNotFoundError: No module named 'pymdownx'", records={})
+    failed = LaunchResult(
+        returncode=1, output="ModuleNotFoundError: No module named 'pymdownx'", records={}
+    )
     monkeypatch.setattr(record, "run_launched", lambda *args, **kwargs: failed)
     snippet = load(REPO_ROOT / "snippets" / "distributed" / "collectives.py")
     with pytest.raises(RuntimeError, match="torchrun failed before rank 0 ran it:\n.*pymdownx"):
