@@ -335,3 +335,17 @@ def test_a_launch_that_never_reached_rank_0_stops_the_recorder(monkeypatch, tmp_
     snippet = load(REPO_ROOT / "snippets" / "distributed" / "collectives.py")
     with pytest.raises(RuntimeError, match="torchrun failed before rank 0 ran it:\n.*pymdownx"):
         record.record_launched(snippet, tmp_path)
+
+
+def test_the_recorder_draws_the_figures_outside_the_checkout() -> None:
+    """`make matrix` once left the committed figures redrawn by another stack's matplotlib."""
+    from matplotlib.figure import Figure
+
+    from docverify.figures import save_figure
+    from docverify.matrix.record import figures_elsewhere
+    from docverify.paths import GENERATED_DIR
+
+    with figures_elsewhere() as folder:
+        drawn = save_figure(Figure(figsize=(1, 1)), "matrix-probe/figure")
+        assert drawn == folder / "matrix-probe" / "figure.png" and drawn.is_file()
+    assert not (GENERATED_DIR / "matrix-probe").exists()

@@ -17,6 +17,7 @@ import __future__ as future_flags
 
 import argparse
 import ast
+import contextlib
 import datetime as dt
 import json
 import multiprocessing
@@ -32,6 +33,7 @@ from pathlib import Path
 from docverify.contract import snippets as snippet_file
 from docverify.contract.page_program import build, content_pages, covering_snippet
 from docverify.contract.snippets import SnippetFile
+from docverify.figures import FIGURES_DIR_VARIABLE
 from docverify.matrix.records import (
     FileRecord,
     StackResult,
@@ -295,6 +297,22 @@ def environment() -> dict[str, str]:
     }
 
 
+@contextlib.contextmanager
+def figures_elsewhere():
+    """The figures the snippets draw go to a temporary folder (the snippets' processes
+    inherit the variable): this stack's matplotlib must not redraw the committed ones."""
+    with tempfile.TemporaryDirectory(prefix="matrix-figures-") as folder:
+        before = os.environ.get(FIGURES_DIR_VARIABLE)
+        os.environ[FIGURES_DIR_VARIABLE] = folder
+        try:
+            yield Path(folder)
+        finally:
+            if before is None:
+                del os.environ[FIGURES_DIR_VARIABLE]
+            else:
+                os.environ[FIGURES_DIR_VARIABLE] = before
+
+
 def main(argv: list[str]) -> int:
     """Record this interpreter's stack (run inside the stack's environment by scripts/matrix.py)."""
     parser = argparse.ArgumentParser(description="record the version matrix for one stack")
@@ -314,7 +332,8 @@ def main(argv: list[str]) -> int:
     previous = load_stack(args.out) if args.out.is_file() else None
     if previous is not None and previous.environment != env:
         previous = None  # another environment (a package reinstalled): record everything
-    files = record_all(REPO_ROOT, args.only, previous.files if previous else None)
+    with figures_elsewhere():
+        files = record_all(REPO_ROOT, args.only, previous.files if previous else None)
     changed = previous is None or files != previous.files
     result = StackResult(
         stack=stack.name,
