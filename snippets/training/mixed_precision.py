@@ -118,6 +118,7 @@ print(small_and_large.bfloat16())  # bfloat16: float32's range, fewer digits ✓
 #> tensor([1.0012e-08, 7.0144e+04], dtype=torch.bfloat16)
 print((small_and_large[0] * 2**16).half())  # multiplied by 65536 first, the tiny one survives in float16 ✓ scaled-survives
 #> tensor(0.0007, dtype=torch.float16)
+assert torch.autocast("cpu").fast_dtype == torch.bfloat16  # autocast's default dtype on the CPU ✓ cpu-default-bf16
 # --8<-- [end:range]
 
 # --8<-- [start:grad-scaler]
