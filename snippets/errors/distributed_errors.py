@@ -145,7 +145,8 @@ if rank == 0:  # rank 1 skips the all_reduce, as after an early `break` or `cont
     except RuntimeError as err:
         print(f"{type(err).__name__}: {str(err).split('] ')[-1]}")  # ✓ skipped-message
         #> RuntimeError: Timed out waiting 1000ms for recv operation to complete
-        assert str(err).startswith("[") and "gloo" in str(err).split("] ")[0]  # gloo's file:line, left out ✓ skipped-prefix
+        source_file, line = str(err).split("] ")[0].removeprefix("[").rsplit(":", 1)  # gloo's file:line, left out
+        assert "gloo" in source_file and source_file.endswith(".cc") and line.isdigit()  # ✓ skipped-prefix
 dist.barrier()  # the default group: both ranks meet again here
 # --8<-- [end:skipped]
 
@@ -154,7 +155,15 @@ print_rank0(dist.constants.default_pg_timeout)  # ✓ skipped-default
 #> 0:30:00
 doc = " ".join(dist.init_process_group.__doc__.split())
 assert "Default value is 10 minutes for NCCL and 30 minutes for other backends." in doc  # ✓ skipped-default-doc
-checkpoint = dist.new_group()  # another group, for monitored_barrier
+monitored_doc = " ".join(dist.monitored_barrier.__doc__.split())
+assert "Note that this collective is only supported with the GLOO backend." in monitored_doc  # ✓ monitored-gloo-only
+cuda_only = dist.new_group(backend="cuda:gloo")  # a group with a backend for CUDA tensors only, as an NCCL group has
+try:
+    dist.monitored_barrier(group=cuda_only, timeout=timedelta(seconds=1))
+except ValueError as err:  # refused on every rank, before any rank waits
+    print_rank0(f"{type(err).__name__}: {err}")  # ✓ monitored-gloo-only
+#> ValueError: monitored_barrier requires a group with a CPU-capable backend (e.g. GLOO).
+checkpoint = dist.new_group(backend="gloo")  # a gloo group for monitored_barrier, in an NCCL job too ✓ monitored-gloo-group
 if rank == 0:  # again, rank 1 does not come
     try:
         dist.monitored_barrier(group=checkpoint, timeout=timedelta(seconds=1))
@@ -218,6 +227,8 @@ store = dist.TCPStore("127.0.0.1", 0, world_size=1, is_master=True, timeout=time
 assert store.port not in (0, port)  # the port it got, to pass to the other processes ✓ address-fix
 store.set("ready", "yes")
 assert store.get("ready") == b"yes"  # ✓ address-fix
+job_args = torch.distributed.run.get_args_parser().parse_args(["--master_port=29501", "train.py"])
+assert job_args.master_port == 29501  # torchrun's option: this job's own port ✓ address-port
 del store
 # --8<-- [end:address-in-use-fix]
 

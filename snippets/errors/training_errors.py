@@ -203,7 +203,15 @@ print(out.requires_grad)  # no effect: the graph is still recorded ✓ volatile-
 with torch.no_grad():
     out = nn.Linear(4, 1)(features)
 assert not out.requires_grad and out.grad_fn is None  # no graph, no saved tensors ✓ volatile-fix
-assert torch.equal(torch.autograd.Variable(features), features)  # Variable(x) is x itself now ✓ volatile-fix-variable
+wrapped = torch.autograd.Variable(features)
+assert wrapped is not features and wrapped.data_ptr() == features.data_ptr()  # a new tensor on x's memory ✓ volatile-fix-variable
+weights = torch.ones(4, requires_grad=True)
+wrapped = torch.autograd.Variable(weights)
+assert not wrapped.requires_grad and wrapped.grad_fn is None  # detached, like weights.detach() ✓ volatile-fix-detached
+assert wrapped.data_ptr() == weights.detach().data_ptr()  # ✓ volatile-fix-detached
+with torch.no_grad():
+    layer = nn.Linear(4, 1)
+    assert torch.equal(layer(torch.autograd.Variable(features)), layer(features))  # the same result without it ✓ volatile-fix-drop
 # --8<-- [end:volatile-fix]
 
 # --8<-- [start:pretrained]

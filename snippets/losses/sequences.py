@@ -70,8 +70,10 @@ assert torch.allclose(shifted, per_sample - T)  # ✓ shifted-2
 assert torch.allclose((log_probs + 1).log_softmax(dim=2), log_probs)  # log_softmax ignores it ✓ shift-invariant
 # so raw scores give a different (and meaningless) loss: apply log_softmax first
 assert not torch.allclose(F.ctc_loss(scores, *args), F.ctc_loss(log_probs, *args))  # ✓ raw-scores
-# on CUDA, input that passes PyTorch's own test goes to cuDNN instead (box below);
-# CTCLoss's docstring lists conditions for it, but not the targets' device
+# on CUDA, input that passes one of PyTorch's two tests goes to cuDNN instead (box below):
+# one test for length tensors, one for lengths as lists
+assert {"default", "Tensor"} <= set(torch.ops.aten._use_cudnn_ctc_loss.overloads())  # ✓ cudnn-two-tests
+# CTCLoss's docstring lists conditions for cuDNN, but not the targets' device
 docstring = " ".join(inspect.getdoc(nn.CTCLoss).split())
 cudnn_note = docstring[docstring.index("In order to use CuDNN") :].split(" Note:")[0]
 conditions = ["concatenated format", "must be `T`", "blank=0", r"\leq 256", "torch.int32"]
@@ -82,12 +84,18 @@ if torch.cuda.is_available():  # requires: cuda
     padded = (targets.cuda(), input_lengths, target_lengths)  # int64, padded: PyTorch's own CUDA kernel
     own = F.ctc_loss(lp, *padded, reduction="none").cpu()
     assert torch.allclose(F.ctc_loss(lp + 1, *padded, reduction="none").cpu(), own - T, **tol)  # ✓ cuda-native
-    on_cudnn = (flat.int(), input_lengths.int(), target_lengths.int())  # int32, concatenated, on the CPU
-    on_gpu = (flat.int().cuda(), input_lengths.int(), target_lengths.int())  # the same targets on the GPU
+    on_gpu = (flat.int().cuda(), input_lengths, target_lengths)  # int32 targets on the GPU, int64 lengths
     assert torch.allclose(F.ctc_loss(lp + 1, *on_gpu, reduction="none").cpu(), own - T, **tol)  # ✓ cuda-targets-native
-    cudnn = F.ctc_loss(lp, *on_cudnn, reduction="none").cpu()
-    assert torch.allclose(F.ctc_loss(lp + 1, *on_cudnn, reduction="none").cpu(), cudnn, **tol)  # ✓ cudnn-softmax
-    assert torch.allclose(F.ctc_loss(scores.cuda(), *on_cudnn, reduction="none").cpu(), per_sample, **tol)  # ✓ cudnn-raw
+    int32_lengths = (input_lengths.int(), target_lengths.int())  # int32 length tensors: cuDNN
+    cudnn = F.ctc_loss(lp, flat.int().cuda(), *int32_lengths, reduction="none").cpu()
+    for place in ("cuda", "cpu"):  # wherever the targets are
+        on_cudnn = (flat.int().to(place), *int32_lengths)
+        assert torch.allclose(F.ctc_loss(lp + 1, *on_cudnn, reduction="none").cpu(), cudnn, **tol)  # ✓ cudnn-softmax
+        assert torch.allclose(F.ctc_loss(scores.cuda(), *on_cudnn, reduction="none").cpu(), per_sample, **tol)  # ✓ cudnn-raw
+    shorter = (flat.int().cuda(), torch.tensor([5, 4], dtype=torch.int32), target_lengths.int())  # 4 < T steps
+    assert torch.allclose(F.ctc_loss(lp + 1, *shorter, reduction="none"), F.ctc_loss(lp, *shorter, reduction="none"), **tol)  # ✓ cudnn-any-length
+    as_list = (flat.int(), input_lengths, target_lengths)  # int64 lengths, int32 targets on the CPU, every length T
+    assert torch.allclose(F.ctc_loss(lp + 1, *as_list, reduction="none").cpu(), cudnn, **tol)  # ✓ cudnn-int-list
 # --8<-- [end:log-softmax]
 
 # --8<-- [start:layout]

@@ -170,6 +170,9 @@ g = torch.Generator(device=device).manual_seed(0)
 x = torch.rand(shape, device=device, generator=g)  # the modern form: no copy, no legacy type
 print(x.device, x.dtype, x.shape)  # ✓ on-device
 #> cpu torch.float32 torch.Size([2, 3])
+if torch.cuda.is_available():  # requires: cuda
+    on_gpu = torch.rand(shape, device="cuda", generator=torch.Generator(device="cuda").manual_seed(0))
+    assert on_gpu.device.type == "cuda" and ((on_gpu >= 0) & (on_gpu < 1)).all()  # ✓ on-device-cuda
 
 out = torch.full(shape, float("nan"))  # `out=` still works: fills an existing tensor in place
 y = torch.rand(shape, out=out)

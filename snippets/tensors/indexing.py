@@ -26,14 +26,14 @@ print(x)
 #>         [ 4.,  5.,  6.,  7.],
 #>         [ 8.,  9., 10., 11.]])
 basic = {"x[0]": x[0], "x[1:, ::2]": x[1:, ::2], "x[:, 1]": x[:, 1], "x[None, ..., -1]": x[None, ..., -1]}
-advanced = {"x[[0, 2]]": x[[0, 2]], "x[:, [0, 2]]": x[:, [0, 2]], "x[x > 5]": x[x > 5], "x[torch.tensor([0, 2])]": x[torch.tensor([0, 2])]}
+advanced = {"x[[0, 2]]": x[[0, 2]], "x[:, [0, 2]]": x[:, [0, 2]], "x[x > 5]": x[x > 5], "x[torch.tensor([0, 2])]": x[torch.tensor([0, 2])], "x[torch.tensor([[0], [2]])]": x[torch.tensor([[0], [2]])]}
 print({k: shares_memory(v, x) for k, v in basic.items()})  # integers, slices, None, ...: views ✓ basic-views
 #> {'x[0]': True, 'x[1:, ::2]': True, 'x[:, 1]': True, 'x[None, ..., -1]': True}
 top_row = x.sum(dim=1).argmax()  # a 0-dimensional integer tensor, as argmax() returns
 print(top_row.dim(), shares_memory(x[top_row], x), shares_memory(x[top_row.unsqueeze(0)], x))  # like x[2]: a view ✓ zero-dim-view
 #> 0 True False
 print({k: shares_memory(v, x) for k, v in advanced.items()})  # a list, a tensor or a mask: copies ✓ advanced-copies
-#> {'x[[0, 2]]': False, 'x[:, [0, 2]]': False, 'x[x > 5]': False, 'x[torch.tensor([0, 2])]': False}
+#> {'x[[0, 2]]': False, 'x[:, [0, 2]]': False, 'x[x > 5]': False, 'x[torch.tensor([0, 2])]': False, 'x[torch.tensor([[0], [2]])]': False}
 
 y = x.clone()
 y[1:, ::2].zero_()  # writing into a view writes into y ...
@@ -71,7 +71,7 @@ try:
 except RuntimeError as err:  # NotImplementedError (a RuntimeError) in torch 2.14 and later
     print(type(err).__name__, str(err).split(". ")[0])  # ✓ bool-minus
     #> NotImplementedError Subtraction, the `-` operator, with a bool tensor is not supported
-old_mask = mask.to(torch.uint8)  # a uint8 mask, as code before torch 1.2 made them
+old_mask = mask.to(torch.uint8)  # a uint8 mask, as old code made them
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     print(torch.equal(x[old_mask], x[mask]))  # still selects, with a warning ✓ uint8-index

@@ -92,6 +92,17 @@ assert all(torch.equal(g, p.grad) for g, p in zip(grads, model.parameters(), str
 opt.step()
 print(out.dtype, loss.dtype, model[0].weight.dtype, model[0].weight.grad.dtype)  # ✓ step-dtypes
 #> torch.bfloat16 torch.float32 torch.float32 torch.float32
+model.zero_grad()
+with torch.autocast("cpu", dtype=torch.float16):  # the same with float16
+    F.mse_loss(model(x), target).backward()
+grads = [p.grad.clone() for p in model.parameters()]
+model.zero_grad()
+with torch.autocast("cpu", dtype=torch.float16):
+    loss = F.mse_loss(model(x), target)
+loss.backward()
+assert all(torch.equal(g, p.grad) for g, p in zip(grads, model.parameters(), strict=True))  # ✓ backward-same-fp16
+autocast_doc = " ".join(inspect.getdoc(torch.autocast).split())
+assert "Backward ops run in the same type that autocast used for corresponding forward ops." in autocast_doc  # ✓ backward-rule
 # --8<-- [end:training-step]
 
 # --8<-- [start:range]
@@ -107,6 +118,7 @@ print(small_and_large.bfloat16())  # bfloat16: float32's range, fewer digits ✓
 #> tensor([1.0012e-08, 7.0144e+04], dtype=torch.bfloat16)
 print((small_and_large[0] * 2**16).half())  # multiplied by 65536 first, the tiny one survives in float16 ✓ scaled-survives
 #> tensor(0.0007, dtype=torch.float16)
+assert torch.autocast("cpu").fast_dtype == torch.bfloat16  # autocast's default dtype on the CPU ✓ cpu-default-bf16
 # --8<-- [end:range]
 
 # --8<-- [start:grad-scaler]
@@ -147,4 +159,11 @@ for step in range(8):
     #> step 5: stepped True, scale now 65536
     #> step 6: stepped True, scale now 65536
     #> step 7: stepped True, scale now 131072
+opt.zero_grad()
+scaler.scale(F.mse_loss(model(x), target)).backward()
+model.weight.grad[0, 0] = float("nan")  # a NaN, as inf - inf or 0 * inf gives
+before = model.weight.detach().clone()
+scaler.step(opt)
+scaler.update()
+assert torch.equal(model.weight, before) and scaler.get_scale() == 65536  # skipped and halved too ✓ nan-skipped
 # --8<-- [end:grad-scaler]

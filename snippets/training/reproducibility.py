@@ -50,6 +50,8 @@ if __name__ == "__main__":  # not when a worker started with spawn imports this 
 if __name__ == "__main__":
     values = torch.tensor([1.0, 2.0, 3.0, 4.0])
     index = torch.tensor([0, 1, 1, 3])  # position 1 is written twice: which write wins?
+    put_doc = " ".join(torch.Tensor.put_.__doc__.split())
+    assert "the behavior is undefined if :attr:`index` contain duplicate elements" in put_doc  # ✓ put-undefined
     torch.use_deterministic_algorithms(True)
     try:
         for positions in (index, torch.tensor([0, 1, 2, 3])):  # with a repeat, and without: both refused
@@ -87,6 +89,7 @@ if __name__ == "__main__":
     refused = documented.split("operations will throw")[1]  # the ops that raise in deterministic mode
     examples = ["AdaptiveAvgPool2d` when attempting to differentiate a CUDA tensor", "NLLLoss` when called on a CUDA tensor"]
     assert all(op in refused for op in examples)  # ✓ cuda-refused
+    assert "put_` when ``accumulate=True`` and called on a CUDA tensor" in refused  # ✓ accumulate-cuda-refused
     assert "on all devices" in inspect.getdoc(torch.manual_seed)  # ✓ seeds-all-devices
     print(torch.backends.cudnn.benchmark)  # cuDNN does not time algorithms unless asked to ✓ benchmark-off
     #> False
