@@ -203,15 +203,16 @@ def test_requirement_changes_that_are_not_pins_fail_too(tmp_path: Path) -> None:
     # not an exact pin for the pinned Python (a range, extras, another marker) is refused.
     env = read_conda_environment(ENVIRONMENT_SETUP / "environment.yml")
     for name in ("requirements.txt", "requirements-docs.txt"):
-        (tmp_path / name).write_text((REPO_ROOT / name).read_text(encoding="utf-8"), encoding="utf-8")
+        (tmp_path / name).write_text(
+            (REPO_ROOT / name).read_text(encoding="utf-8"), encoding="utf-8"
+        )
     changed = tmp_path / "requirements.txt"
     original = changed.read_text(encoding="utf-8")
     index = "--extra-index-url https://download.pytorch.org/whl/cpu"
     changed.write_text(original + index + "\n", encoding="utf-8")
     assert read_requirements(changed) == read_requirements()  # the pins are unchanged ...
-    assert option_drift(requirement_options(changed), env, "environment.yml") == [  # ... the option is not
-        f"pip option {index!r} in requirements.txt, missing in environment.yml"
-    ]
+    drift = option_drift(requirement_options(changed), env, "environment.yml")
+    assert drift == [f"pip option {index!r} in requirements.txt, missing in environment.yml"]
     for line, refusal in [
         ("scipy>=1.15", "not an exact pin"),
         ("uvicorn[standard]==0.30.0", "not an exact pin"),
@@ -274,3 +275,18 @@ def test_conda_accepts_environment_file(path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     json.loads(result.stdout)
+
+
+def test_make_test_installs_requirements_txt_into_the_venv() -> None:
+    # The conda page: requirements.txt is "the single list of versions that `make test`
+    # installs into .venv/".
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^VENV\s*:=\s*\.venv$", makefile, re.MULTILINE)
+    assert re.search(r"^BIN\s*:=\s*\$\(VENV\)/bin$", makefile, re.MULTILINE)
+    # `make test` needs $(STAMP), whose recipe installs requirements.txt (and nothing else).
+    assert re.search(r"^test: \$\(STAMP\)", makefile, re.MULTILINE)
+    recipe = re.search(r"^\$\(STAMP\):[^\n]*\n((?:\t[^\n]*\n)+)", makefile, re.MULTILINE)
+    assert recipe, "no recipe for $(STAMP)"
+    assert re.findall(r"\$\(BIN\)/python -m pip install [^\n]*-r (\S+)", recipe[1]) == [
+        "requirements.txt"
+    ]
