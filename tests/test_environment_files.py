@@ -66,6 +66,20 @@ def read_requirements(path: Path = REQUIREMENTS) -> dict[str, str]:
     return pins
 
 
+def requirement_options(path: Path = REQUIREMENTS) -> list[str]:
+    """Every pip option line of a requirements file and the files it includes with `-r`
+    (`--extra-index-url URL`, `--index-url URL`, `--find-links DIR`, ...), but `-r` and
+    `-e`: each changes where pip looks for wheels, so the environment file must repeat it."""
+    options = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = " ".join(raw.split("#", 1)[0].split())
+        if line.startswith("-r "):
+            options += requirement_options(path.parent / line.removeprefix("-r ").strip())
+        elif line.startswith("-") and not line.startswith(("-e ", "--editable ")):
+            options.append(line)
+    return options
+
+
 @dataclass(frozen=True)
 class CondaEnvironment:
     name: str
@@ -115,6 +129,20 @@ def pin_drift(requirements: dict[str, str], env: CondaEnvironment, file_name: st
     return problems
 
 
+def option_drift(options: list[str], env: CondaEnvironment, file_name: str) -> list[str]:
+    """Every pip option that only one of requirements.txt and an environment file gives."""
+    theirs = [" ".join(option.split()) for option in env.pip_options]
+    return [
+        f"pip option {option!r} in requirements.txt, missing in {file_name}"
+        for option in options
+        if option not in theirs
+    ] + [
+        f"pip option {option!r} in {file_name} but not in requirements.txt"
+        for option in theirs
+        if option not in options
+    ]
+
+
 def _python_series() -> str:
     """The pinned Python ("3.11"), which requires-python in pyproject.toml must allow."""
     requires = pyproject_toml.load(REPO_ROOT)["project"]["requires-python"]
@@ -161,6 +189,38 @@ def test_environment_file_installs_from_pypi_only(path: Path) -> None:
 def test_environment_pins_equal_requirements(path: Path) -> None:
     problems = pin_drift(read_requirements(), read_conda_environment(path), path.name)
     assert not problems, f"{path.name} drifted from requirements.txt:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", ENV_FILES, ids=lambda p: p.name)
+def test_environment_pip_options_equal_requirements(path: Path) -> None:
+    problems = option_drift(requirement_options(), read_conda_environment(path), path.name)
+    assert not problems, f"{path.name} drifted from requirements.txt:\n" + "\n".join(problems)
+
+
+def test_requirement_changes_that_are_not_pins_fail_too(tmp_path: Path) -> None:
+    # A change that leaves every exact pin as it is still fails: a pip option that the
+    # environment file does not repeat is reported by name, and a requirement that is
+    # not an exact pin for the pinned Python (a range, extras, another marker) is refused.
+    env = read_conda_environment(ENVIRONMENT_SETUP / "environment.yml")
+    for name in ("requirements.txt", "requirements-docs.txt"):
+        (tmp_path / name).write_text(
+            (REPO_ROOT / name).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    changed = tmp_path / "requirements.txt"
+    original = changed.read_text(encoding="utf-8")
+    index = "--extra-index-url https://download.pytorch.org/whl/cpu"
+    changed.write_text(original + index + "\n", encoding="utf-8")
+    assert read_requirements(changed) == read_requirements()  # the pins are unchanged ...
+    drift = option_drift(requirement_options(changed), env, "environment.yml")
+    assert drift == [f"pip option {index!r} in requirements.txt, missing in environment.yml"]
+    for line, refusal in [
+        ("scipy>=1.15", "not an exact pin"),
+        ("uvicorn[standard]==0.30.0", "not an exact pin"),
+        ('uvloop==0.21.0; sys_platform == "linux"', "unsupported environment marker"),
+    ]:
+        changed.write_text(original + line + "\n", encoding="utf-8")
+        with pytest.raises((AssertionError, ValueError), match=re.escape(refusal)):
+            read_requirements(changed)
 
 
 def test_drift_is_reported_by_package_name(tmp_path: Path) -> None:
@@ -215,3 +275,18 @@ def test_conda_accepts_environment_file(path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     json.loads(result.stdout)
+
+
+def test_make_test_installs_requirements_txt_into_the_venv() -> None:
+    # The conda page: requirements.txt is "the single list of versions that `make test`
+    # installs into .venv/".
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^VENV\s*:=\s*\.venv$", makefile, re.MULTILINE)
+    assert re.search(r"^BIN\s*:=\s*\$\(VENV\)/bin$", makefile, re.MULTILINE)
+    # `make test` needs $(STAMP), whose recipe installs requirements.txt (and nothing else).
+    assert re.search(r"^test: \$\(STAMP\)", makefile, re.MULTILINE)
+    recipe = re.search(r"^\$\(STAMP\):[^\n]*\n((?:\t[^\n]*\n)+)", makefile, re.MULTILINE)
+    assert recipe, "no recipe for $(STAMP)"
+    assert re.findall(r"\$\(BIN\)/python -m pip install [^\n]*-r (\S+)", recipe[1]) == [
+        "requirements.txt"
+    ]

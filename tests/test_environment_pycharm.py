@@ -11,6 +11,7 @@ exists in this repository.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from docverify.paths import REPO_ROOT
@@ -48,3 +49,11 @@ def test_ddp_configuration_is_torchrun_in_module_mode() -> None:
     assert {"--standalone", "--nproc_per_node=2", "--tee=3"} <= set(params)
     script = REPO_ROOT / params[-1]
     assert script.is_file(), f"the configuration launches {params[-1]}, which does not exist"
+
+
+def test_the_ddp_training_script_reads_its_local_rank_from_the_environment() -> None:
+    # The PyCharm page: a script written for torchrun reads LOCAL_RANK from the environment,
+    # "as the DDP training script does" (no `--local_rank` argument).
+    source = (REPO_ROOT / "snippets" / "distributed" / "ddp_train.py").read_text(encoding="utf-8")
+    assert 'local_rank = int(os.environ["LOCAL_RANK"])' in source
+    assert not re.search(r"add_argument\(\s*['\"]--local[-_]rank", source)

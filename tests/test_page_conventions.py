@@ -14,13 +14,16 @@ tests/test_page_programs.py.
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
 import yaml
 
+from docverify.contract import snippets as snippet_file
 from docverify.contract.page_program import content_pages, fenced_embeds
 
 SNAKE_CASE = re.compile(r"_?[a-z0-9]+(?:_[a-z0-9]+)*")
@@ -98,3 +101,25 @@ def test_no_snippet_or_download_shadows_an_importable_module(
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.import_module("page_already_run")
     assert shadowed_modules([page]) == []
+
+
+def cuda_marked(path: Path) -> bool:
+    """Whether a comment of the file (not its docstring) marks a line `# requires: cuda`."""
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    return any(
+        tok.type == tokenize.COMMENT and re.match(r"#\s*requires:\s*cuda\b", tok.string)
+        for tok in tokens
+    )
+
+
+def test_the_tensors_index_says_which_snippet_lines_need_cuda(
+    request: pytest.FixtureRequest,
+) -> None:
+    # docs/tensors/index.md: every snippet of snippets/tensors/ runs in every (CPU) run of
+    # the suite, and only the GPU and creation pages' snippets mark lines `# requires: cuda`.
+    files = snippet_file.discover(request.config.rootpath / "snippets" / "tensors")
+    assert len(files) > 2
+    for path in files:
+        snippet = snippet_file.load(path)
+        assert "cpu" in snippet.devices and "cuda" not in snippet.requires, path
+    assert sorted(p.name for p in files if cuda_marked(p)) == ["creation.py", "gpu.py"]

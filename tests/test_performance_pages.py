@@ -95,5 +95,13 @@ def test_the_pages_that_time_code_give_ratios_in_a_box() -> None:
         ]
         assert len(found) == 1, f"{name}: no box {title!r}"
         text = " ".join(found[0].text.split())
-        for words in ("standard error", ratio, "on the machine that checks this page"):
+        # The section index says: "ratios measured in several runs on the machine they name,
+        # in a box that says what was checked instead".
+        for words in (
+            "standard error",
+            ratio,
+            "ten runs",
+            "on the machine that checks this page",
+            "Checked instead:",
+        ):
             assert words in text, f"{name}: the box {title!r} does not say {words!r}"

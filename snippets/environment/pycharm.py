@@ -140,6 +140,9 @@ print(repr(args.nproc_per_node), repr(args.training_script), args.training_scrip
 #> '1' '—nproc_per_node=2' ['main.py']
 legacy = legacy_launch.parse_args(["\u2014nproc_per_node=2", "main.py"])  # the notes' launcher
 assert vars(legacy).items() >= vars(args).items()  # reads it the same way ✓ em-dash-launch
+pycharm_line = legacy_launch.parse_args(["\u2014nproc_per_node=2", "-u", "corr.py"])  # the notes' PyCharm line
+print(repr(pycharm_line.training_script), pycharm_line.training_script_args)  # -u: no error ✓ em-dash-pycharm
+#> '—nproc_per_node=2' ['-u', 'corr.py']
 # --8<-- [end:em-dash]
 
 

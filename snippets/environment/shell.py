@@ -59,9 +59,13 @@ for what, args in cases.items():
     #> interactive (bash -i): .bashrc
     #> login + interactive (an ssh session): .bash_profile
     #> neither (bash -c, scripts, cron): (none)
-# `ssh host command`: sshd starts `bash -c command` with SSH_CLIENT (client address, ports) set
+# `ssh host command`: sshd starts `bash -c command` with SSH_CLIENT (client address, ports) set,
+# and no SHLVL: no shell started it
 print(files_read(home, SSH_CLIENT="192.0.2.1 50000 22"))  # ✓ ssh-command
 #> .bashrc
+# a `bash -c` started from a shell of an SSH session inherits SSH_CLIENT, and SHLVL=1 or more
+print(files_read(home, SSH_CLIENT="192.0.2.1 50000 22", SHLVL="1"))  # ✓ ssh-nested
+#> (none)
 # --8<-- [end:who-reads-what]
 
 # --8<-- [start:first-found]

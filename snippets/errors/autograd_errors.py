@@ -45,6 +45,11 @@ for _ in range(2):
     loss.backward()
 once = x.T @ (x @ w).exp()  # d sum(exp(x @ w)) / dw, by hand
 assert torch.allclose(w.grad, 2 * once)  # two backward() calls, two gradients added ✓ twice-fixed
+w.grad = None
+loss = (x @ w).exp().sum()
+loss.backward(retain_graph=True)  # or keep the saved values for another call ...
+loss.backward()  # ... and the second call through the same graph works ✓ twice-retain
+assert torch.allclose(w.grad, 2 * once)  # ✓ twice-retain
 # --8<-- [end:backward-twice-fix]
 
 # --8<-- [start:inplace]
@@ -63,6 +68,14 @@ try:
 except RuntimeError as err:
     print(f"{type(err).__name__}: {err}")  # ✓ inplace-message
     #> RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [3]], which is output 0 of Sigmoid, is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).
+y = torch.sigmoid(x @ w)
+y.detach().zero_()  # detach() shares y's memory: this writes into the saved y too
+detached_error = ""
+try:
+    y.sum().backward()
+except RuntimeError as err:
+    detached_error = str(err)
+assert "modified by an inplace operation" in detached_error  # the same error ✓ inplace-detach
 # --8<-- [end:inplace]
 
 # --8<-- [start:inplace-anomaly]
@@ -122,6 +135,24 @@ with torch.no_grad():
     loss = model(x).pow(2).mean()  # under no_grad, nothing is recorded either
 print(loss.requires_grad, loss.grad_fn)  # ✓ no-grad-fn-no-grad
 #> False None
+
+
+def records(op, mode=torch.enable_grad) -> bool:
+    """Whether the result of `op()` gets a grad_fn when run under `mode`."""
+    with mode():
+        return op().grad_fn is not None
+
+
+a = torch.ones(2, requires_grad=True)  # the rule, case by case:
+print(
+    records(lambda: x[0] * x[1]),  # no input requires grad
+    records(lambda: a * x[0]),  # one does
+    records(lambda: a * x[0], torch.no_grad),  # ... but recording is off
+    records(lambda: a * x[0], torch.inference_mode),
+    records(lambda: a.argmax()),  # ... but the result has no gradient (an index)
+    records(lambda: a > 0),  # (a comparison)
+)  # ✓ no-grad-fn-rule
+#> False True False False False False
 # --8<-- [end:no-grad-fn]
 
 # --8<-- [start:no-grad-fn-fix]
@@ -172,6 +203,23 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ leaf-view
     #> a view of a leaf Variable that requires grad is being used in an in-place operation.
+changes = {
+    "add_": lambda p: p.add_(1),
+    "mul_": lambda p: p.mul_(2),
+    "zero_": lambda p: p.zero_(),
+    "fill_": lambda p: p.fill_(0.5),
+    "copy_": lambda p: p.copy_(torch.zeros_like(p)),
+}
+parameters = list(nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)).parameters())  # 2 weights, 2 biases
+refusals = dict.fromkeys(changes, 0)
+for name, change in changes.items():  # every in-place change of values, on every parameter
+    for parameter in parameters:
+        try:
+            change(parameter)
+        except RuntimeError as err:
+            refusals[name] += "a leaf Variable that requires grad" in str(err)
+print(len(parameters), refusals)  # each change refused on every parameter ✓ leaf-every
+#> 4 {'add_': 4, 'mul_': 4, 'zero_': 4, 'fill_': 4, 'copy_': 4}
 h = x @ w
 h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
 assert torch.equal(torch.autograd.grad(h.sum(), w)[0], x.sum(dim=0))  # and backward through it works ✓ leaf-nonleaf-ok

@@ -204,17 +204,20 @@ def gpus(count):
     return mock.patch.multiple("torch.cuda", is_available=lambda: count > 0, device_count=lambda: count)
 
 
-messages = []
-for count in (0, 1):
+messages = {}
+for count in (0, 1, 2):
     with gpus(count):
         try:
             torch.load(tmp / "gpu.pt")
         except RuntimeError as err:
-            messages.append(str(err))
-            print(f"{type(err).__name__}: {err}")  # ✓ on-gpu-message
-            #> RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.
-            #> RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.
-assert "CUDA device 1 but torch.cuda.device_count() is 1" in messages[1]  # one GPU: no cuda:1 ✓ on-gpu-count
+            messages[count] = str(err)
+for count in (0, 1):
+    print(f"RuntimeError: {messages[count]}")  # ✓ on-gpu-message
+    #> RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.
+    #> RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.
+assert "CUDA device 1 but torch.cuda.device_count() is 1" in messages[1]  # one GPU is too few for cuda:1 ✓ on-gpu-count
+# two GPUs pass torch.load's check (on a machine without them, the copy to cuda:1 then fails for its own reason)
+assert "device_count()" not in messages.get(2, "")  # ✓ on-gpu-count
 # --8<-- [end:on-gpu]
 
 # --8<-- [start:on-gpu-fix]
@@ -270,6 +273,29 @@ def save_whole(obj, path):
 save_whole(Net().state_dict(), tmp / "model.pt")
 assert Net().load_state_dict(torch.load(tmp / "model.pt"))  # ✓ truncated-fix
 assert not (tmp / "model.pt.partial").exists()  # ✓ truncated-fix
+
+
+class Interrupted:
+    """Stands for a save cut off halfway (Ctrl+C, a full disk): pickling it raises."""
+
+    def __reduce__(self):
+        raise RuntimeError("save interrupted")
+
+
+good = Net().state_dict()
+for save in (torch.save, save_whole):
+    save_whole(good, tmp / "model.pt")  # a whole checkpoint at the path ...
+    try:
+        save({"model": good, "cut": Interrupted()}, tmp / "model.pt")  # ... then a save cut off
+    except RuntimeError:
+        pass
+    try:
+        intact = same_weights(torch.load(tmp / "model.pt"), good)
+    except RuntimeError:  # half a file
+        intact = False
+    print(save.__name__, intact)  # does the path still hold the whole old checkpoint? ✓ truncated-interrupted
+    #> save False
+    #> save_whole True
 # --8<-- [end:truncated-fix]
 
 # --8<-- [start:load-key]
@@ -297,6 +323,8 @@ def what_is(path):
     head = path.read_bytes()[:64]
     if head.startswith(b"PK"):
         return "a checkpoint (zip archive)"
+    if head.startswith(b"\x80"):
+        return "a checkpoint (legacy format)"
     if head.startswith(b"version https://git-lfs"):
         return "a Git LFS pointer: run `git lfs pull`"
     if head.lstrip().lower().startswith(b"<!doctype html"):
@@ -305,8 +333,12 @@ def what_is(path):
 
 
 (tmp / "empty.pt").write_bytes(b"")  # e.g. a failed download
-print([what_is(tmp / name) for name in ("model.pt", "html.pt", "lfs.pt", "empty.pt")])  # ✓ load-key-fix
-#> ['a checkpoint (zip archive)', 'a web page: download the file itself', 'a Git LFS pointer: run `git lfs pull`', 'something else']
+torch.save(good, tmp / "legacy.pt", _use_new_zipfile_serialization=False)  # the format before the zip archive
+assert same_weights(torch.load(tmp / "legacy.pt"), good)  # torch.load reads it too ✓ load-key-legacy
+print((tmp / "legacy.pt").read_bytes()[:1])  # it starts with pickle's first byte ✓ load-key-legacy
+#> b'\x80'
+print([what_is(tmp / name) for name in ("model.pt", "legacy.pt", "html.pt", "lfs.pt", "empty.pt")])  # ✓ load-key-fix
+#> ['a checkpoint (zip archive)', 'a checkpoint (legacy format)', 'a web page: download the file itself', 'a Git LFS pointer: run `git lfs pull`', 'something else']
 # --8<-- [end:load-key-fix]
 
 # --8<-- [start:get-attribute]

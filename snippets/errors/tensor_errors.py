@@ -160,6 +160,22 @@ print(pixels.flags.writeable)  # ✓ not-writable-flag
 #> False
 print(warned(lambda: torch.from_numpy(pixels)))  # ✓ not-writable-message
 #> UserWarning: The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This means writing to this tensor will result in undefined behavior. You may want to copy the array to protect its data or make it writable before converting it to a tensor. This type of warning will be suppressed for the rest of this program.
+
+
+def count_warnings(conversions: int) -> int:
+    """How many warnings that many conversions of the read-only array give."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(conversions):
+            torch.from_numpy(pixels)
+    return len(caught)
+
+
+once = count_warnings(2)  # as torch gives it: once per program at most
+torch.set_warn_always(True)  # what `warned` turns on
+every_time = count_warnings(2)
+torch.set_warn_always(False)
+assert once <= 1 and every_time == 2  # ✓ warn-always
 # --8<-- [end:not-writable]
 
 # --8<-- [start:not-writable-fix]
@@ -213,7 +229,8 @@ assert padded.tolist() == [[1, 2, 3], [4, 5, 0]]  # ✓ object-array-fix
 # --8<-- [end:object-array-fix]
 
 # --8<-- [start:bool-minus]
-mask = torch.tensor([True, False, True])  # e.g. "is padding"
+mask = torch.tensor([3, 0, 5]) > 0  # e.g. "is padding"
+assert mask.dtype == torch.bool and mask.tolist() == [True, False, True]  # a comparison gives bools ✓ bool-minus-comparison
 print(raised(lambda: 1 - mask))  # ✓ bool-minus-message
 #> NotImplementedError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.
 print(raised(lambda: -mask))  # ✓ bool-minus-negation

@@ -164,21 +164,25 @@ stem = nn.Conv2d(3, 3, 1)  # a trainable layer BEFORE the no_grad part ...
 F.cross_entropy(by_no_grad(stem(x)), y).backward()
 print(stem.weight.grad)  # ... gets no gradient at all ✓ no-grad-cuts
 #> None
+F.cross_entropy(frozen(stem(x)), y).backward()  # the same stem before a backbone frozen by requires_grad_(False)
+print(stem.weight.grad is not None, frozen.backbone[0].weight.grad)  # ... gets its gradient ✓ frozen-middle
+#> True None
 
 dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)  # DDP needs a group: one process
 try:
-    for frozen_too in (False, True):
+    for frozen_too, find_unused in [(False, False), (True, False), (False, True)]:
         net = NoGradBackbone()
         net.backbone.requires_grad_(not frozen_too)
-        ddp = nn.parallel.DistributedDataParallel(net)
+        ddp = nn.parallel.DistributedDataParallel(net, find_unused_parameters=find_unused)  # default: False
         try:
             for _ in range(2):  # two training steps
                 F.cross_entropy(ddp(x), y).backward()
-            print(frozen_too, "trains")  # ✓ ddp-frozen
-            #> True trains
+            print(frozen_too, find_unused, "trains")  # ✓ ddp-frozen ✓ ddp-find-unused
+            #> True False trains
+            #> False True trains
         except RuntimeError as err:  # the backbone requires a gradient that never comes
-            print(frozen_too, str(err).split(". ")[0])  # ✓ ddp-no-grad
-            #> False Expected to have finished reduction in the prior iteration before starting a new one
+            print(frozen_too, find_unused, str(err).split(". ")[0])  # ✓ ddp-no-grad
+            #> False False Expected to have finished reduction in the prior iteration before starting a new one
 finally:
     dist.destroy_process_group()
 # --8<-- [end:no-grad-forward]
@@ -274,6 +278,14 @@ frozen_sync = [m for m in synced.modules() if isinstance(m, nn.SyncBatchNorm)]
 freeze_batchnorm(synced)
 print(len(frozen_sync), isinstance(frozen_sync[0], nn.BatchNorm2d), any(m.training for m in frozen_sync))  # ✓ sync-bn
 #> 20 False False
+
+generator = torch.Generator().manual_seed(0)  # its own random numbers: the page's other ones stay as they are
+feature = torch.randn(1024, generator=generator)  # one channel, 1024 samples, true mean 0
+for batch_size in (2, 64):
+    means = feature.view(-1, batch_size).mean(dim=1)  # the mean BatchNorm uses, batch by batch
+    print(batch_size, round(means.std().item(), 2))  # how far it strays from batch to batch ✓ bn-small-batch
+    #> 2 0.72
+    #> 64 0.13
 # --8<-- [end:freeze-bn-everywhere]
 
 # --8<-- [start:partial]
