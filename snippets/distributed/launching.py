@@ -243,6 +243,7 @@ assert options - set(vars(torchrun.parse_args(["main.py"]))) == {"use_env"}  # t
 # init_process_group's default "env://" reads RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT:
 env_rendezvous = inspect.getsource(dist.rendezvous.__globals__["_env_rendezvous_handler"])
 assert all(f'"{name}"' in env_rendezvous for name in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"))  # ✓ env-rendezvous
+assert '"LOCAL_RANK"' not in env_rendezvous  # the script reads LOCAL_RANK itself ✓ env-rendezvous
 # --8<-- [end:legacy-run]
 
 # --8<-- [start:old-script]
