@@ -152,6 +152,8 @@ def epochs(dataset: Dataset, n: int = 2, **kwargs) -> list[list]:
 
 print(epochs(NoisyDataset()))  # every worker forks a copy of the same Generator, every epoch ✓ pitfall
 #> [[0.637, 0.637, 0.27, 0.27], [0.637, 0.637, 0.27, 0.27]]
+print(epochs(NoisyDataset(), persistent_workers=True))  # workers kept: copied once, the twins remain ✓ pitfall-persistent
+#> [[0.637, 0.637, 0.27, 0.27], [0.041, 0.041, 0.017, 0.017]]
 # --8<-- [end:pitfall]
 
 

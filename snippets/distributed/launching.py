@@ -240,9 +240,10 @@ assert "from torch.distributed.run import get_args_parser, run" in inspect.getso
 assert legacy_launch.parse_args(["main.py"]).use_env is False  # ✓ use-env-default
 options = set(vars(legacy_launch.parse_args(["main.py"])))
 assert options - set(vars(torchrun.parse_args(["main.py"]))) == {"use_env"}  # the only one added ✓ only-use-env
-# init_process_group's default "env://" reads MASTER_ADDR and MASTER_PORT:
+# init_process_group's default "env://" reads RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT:
 env_rendezvous = inspect.getsource(dist.rendezvous.__globals__["_env_rendezvous_handler"])
-assert '"MASTER_ADDR"' in env_rendezvous and '"MASTER_PORT"' in env_rendezvous  # ✓ env-rendezvous
+assert all(f'"{name}"' in env_rendezvous for name in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"))  # ✓ env-rendezvous
+assert '"LOCAL_RANK"' not in env_rendezvous  # the script reads LOCAL_RANK itself ✓ env-rendezvous
 # --8<-- [end:legacy-run]
 
 # --8<-- [start:old-script]

@@ -1,8 +1,10 @@
 """Errors that only a GPU raises: a model on the GPU with its input on the CPU, CUDA out of memory, cuDNN, RNN weights.
 
 Page: docs/errors/gpu_errors.md
-Runs everywhere; the lines marked `# requires: cuda` run only on a machine with a CUDA GPU
-(the GPU runs check them). No `#>` line depends on the GPU: messages and memory are asserts.
+Runs on Linux with or without a GPU; the lines marked `# requires: cuda` run only on a machine with a
+CUDA GPU (the GPU runs check them). No `#>` line depends on the GPU: messages and memory are asserts.
+The `#>` texts read from torch's CUDA libraries are those of a CUDA build; where a library is missing
+(a CPU-only build) the helpers that read them return "" or [] instead of raising.
 """
 
 # --8<-- [start:setup]
@@ -35,10 +37,10 @@ def raised(call) -> str:
     return "no error"
 
 
-def compiled_texts(fragment: bytes) -> list[str]:
-    """The texts holding `fragment` in this torch's libc10_cuda.so (Linux, a CUDA build): its messages."""
-    library = Path(torch.__file__).parent / "lib" / "libc10_cuda.so"
-    texts = library.read_bytes().split(b"\0") if library.exists() else []
+def compiled_texts(fragment: bytes, name: str = "libc10_cuda.so") -> list[str]:
+    """The texts holding `fragment` in a library of this torch (Linux, a CUDA build): [] if it has no such file."""
+    library = Path(torch.__file__).parent / "lib" / name
+    texts = library.read_bytes().split(b"\0") if library.exists() else []  # a CPU-only build has no libc10_cuda.so
     return sorted(t.decode().strip() for t in texts if fragment in t)
 # --8<-- [end:setup]
 
@@ -185,7 +187,13 @@ print(images.type(), images.double().type(), torch.cuda.FloatTensor)  # the name
 #> torch.FloatTensor torch.DoubleTensor <class 'torch.cuda.FloatTensor'>
 print(raised(lambda: F.conv2d(images.to_mkldnn(), conv.weight.double())))  # the same check, two CPU types ✓ input-type-template
 #> RuntimeError: Input type (Mkldnntorch.FloatTensor) and weight type (torch.DoubleTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor
+for dtype in (torch.float64, torch.float16):  # dense weights, but not float32: refused
+    weight = conv.weight.detach().to(dtype)
+    assert raised(lambda w=weight: F.conv2d(images.to_mkldnn(), w)).startswith("RuntimeError: Input type")  # ✓ input-type-mkldnn
+mkldnn_out = F.conv2d(images.to_mkldnn(), conv.weight.detach())  # a dense float32 weight: allowed
+assert mkldnn_out.is_mkldnn and torch.allclose(mkldnn_out.to_dense(), F.conv2d(images, conv.weight.detach()), atol=1e-5)  # ✓ input-type-mkldnn
 if on_gpu:  # requires: cuda
+    assert images.to(device).type() == "torch.cuda.FloatTensor"  # a float32 tensor on the GPU ✓ input-type-names-gpu
     gpu_input = raised(lambda: conv(images.to(device)))
     expected = "RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same"
     assert gpu_input.startswith(expected), gpu_input  # ✓ input-type-gpu
@@ -242,26 +250,36 @@ assert F.cross_entropy(logits.to(device), fixed.to(device)).isfinite()  # ✓ as
 
 # --8<-- [start:cudnn]
 def loaded_library(name: str) -> str:
-    """The file of a shared library this process has loaded (Linux: /proc/self/maps)."""
-    maps = Path("/proc/self/maps").read_text().splitlines()
-    return next(line.split()[-1] for line in maps if f"/{name}" in line)
+    """The file of a shared library this process has loaded (Linux: /proc/self/maps): "" if none is."""
+    maps = Path("/proc/self/maps")  # macOS and Windows have no /proc
+    lines = maps.read_text().splitlines() if maps.exists() else []
+    return next((line.split()[-1] for line in lines if f"/{name}" in line), "")  # "" in a CPU-only build
 
 
 def library_text(path: str, fragment: bytes) -> str:
-    """The first text (NUL-terminated) of a library file that holds `fragment`: "" if none."""
-    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        at = data.find(fragment)
-        return "" if at == -1 else data[data.rfind(b"\0", 0, at) + 1 : data.find(b"\0", at)].decode()
+    """The first text (NUL-terminated) of a library file that holds `fragment`: "" if none does, or `path` is ""."""
+    text = ""
+    if path:
+        with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            at = data.find(fragment)
+            text = "" if at == -1 else data[data.rfind(b"\0", 0, at) + 1 : data.find(b"\0", at)].decode()
+    return text
+
+
+assert loaded_library("libnot_loaded.so") == "" and library_text("", b"cuDNN error: ") == ""  # ✓ no-library
+assert compiled_texts(b"CUDA out of memory", "libnot_there.so") == []  # no such library: no texts ✓ no-library
 
 
 print(torch.backends.cudnn.is_available(), torch.backends.cudnn.enabled)  # convolutions and RNNs use it on a GPU ✓ cudnn-on
 #> True True
 print(repr(library_text(loaded_library("libtorch_cuda.so"), b"cuDNN error: ")))  # torch's prefix ✓ cudnn-prefix
 #> 'cuDNN error: '
-cudnn = ctypes.CDLL(loaded_library("libcudnn.so"))  # the cuDNN library torch loaded
-cudnn.cudnnGetErrorString.restype = ctypes.c_char_p
-print([cudnn.cudnnGetErrorString(code).decode() for code in (1001, 2000, 5000)])  # cuDNN 9's names for three of its codes ✓ cudnn-names
-#> ['CUDNN_STATUS_NOT_INITIALIZED', 'CUDNN_STATUS_BAD_PARAM', 'CUDNN_STATUS_EXECUTION_FAILED']
+cudnn_file = loaded_library("libcudnn.so")  # the cuDNN library torch loaded: "" in a CPU-only build
+if cudnn_file:
+    cudnn = ctypes.CDLL(cudnn_file)
+    cudnn.cudnnGetErrorString.restype = ctypes.c_char_p
+    print([cudnn.cudnnGetErrorString(code).decode() for code in (1001, 2000, 5000)])  # cuDNN 9's names for three of its codes ✓ cudnn-names
+    #> ['CUDNN_STATUS_NOT_INITIALIZED', 'CUDNN_STATUS_BAD_PARAM', 'CUDNN_STATUS_EXECUTION_FAILED']
 # --8<-- [end:cudnn]
 
 # --8<-- [start:cudnn-fix]
@@ -270,7 +288,10 @@ with torch.backends.cudnn.flags(enabled=False):  # the same layer without cuDNN:
     without_cudnn = conv(images.to(device))
 assert torch.backends.cudnn.enabled  # switched on again after the block ✓ cudnn-off
 assert torch.allclose(conv(images.to(device)), without_cudnn, rtol=1e-2, atol=1e-2)  # the same result ✓ cudnn-off
-assert not torch.backends.cudnn.is_acceptable(images.cpu())  # a CPU tensor never goes to cuDNN ✓ cudnn-cpu
+not_cuda = (images.cpu(), images.double(), images.half(), images.to("meta"))  # CPU and meta, three dtypes
+assert not any(torch.backends.cudnn.is_acceptable(t) for t in not_cuda)  # none may go to cuDNN ✓ cudnn-cpu
+acceptable = inspect.getsource(torch.backends.cudnn.is_acceptable)
+assert 'if tensor.device.type != "cuda"' in acceptable  # the rule: any device but CUDA is refused ✓ cudnn-cpu
 if on_gpu:  # requires: cuda
     assert torch.backends.cudnn.is_acceptable(images.to(device))  # a float32 CUDA tensor: cuDNN may take it ✓ cudnn-off-gpu
     with torch.backends.cudnn.flags(enabled=False):
@@ -299,6 +320,8 @@ assert torch.ones(1, device=chosen).device.type == chosen.type  # ✓ ordinal-fi
 template = inspect.getsource(torch.cuda._check_cubins)  # the warning torch gives for a GPU it has no kernels for
 print(next(line for line in template.splitlines() if "is not compatible" in line))  # ✓ no-kernel-template
 #> {} with CUDA capability sm_{} is not compatible with the current PyTorch installation.
+assert "arch_list = get_arch_list()" in template  # the generations this build has kernels for ... ✓ no-kernel-major
+assert "supported = any(sm // 10 == cap_major for sm in supported_sm)" in template  # ... one of the GPU's major ✓ no-kernel-major
 if on_gpu:  # requires: cuda
     major, minor = torch.cuda.get_device_capability()
     built_for = torch.cuda.get_arch_list()  # e.g. ['sm_80', 'sm_90', ...]
@@ -348,6 +371,8 @@ class OnTheCpu(torch.utils.data.Dataset):
 batch = next(iter(DataLoader(OnTheCpu(), batch_size=4, num_workers=1)))  # a forked worker on Linux
 batch = batch.to(device)  # moved to the GPU in the main process
 assert batch.device.type == device.type and batch[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0]  # ✓ fork-fix
+spawning = DataLoader(OnTheCpu(), batch_size=4, num_workers=1, multiprocessing_context="spawn")  # not iterated here
+assert spawning.multiprocessing_context.get_start_method() == "spawn"  # its workers would be spawned ✓ fork-spawn
 # --8<-- [end:fork-fix]
 
 # --8<-- [start:rnn-weights]

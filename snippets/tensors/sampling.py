@@ -134,6 +134,16 @@ print(m[torch.tensor([0, 2])].data_ptr() == m.data_ptr())  # fancy indexing copi
 #> False
 assert m[[0, 1]].data_ptr() != m.data_ptr()  # a list copies even rows a slice could view ✓ list-copies
 assert m[0:2].data_ptr() == m.data_ptr()  # a slice is a view ✓ slice-view
+
+
+def shares_memory(t):
+    """Whether `t` lives in m's memory (a view of m), not in memory of its own (a copy)."""
+    return t.untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
+
+
+indexes = ([1], torch.tensor([1]), torch.tensor([[1]]), torch.tensor(1), 1)  # a list, 1-D, 2-D, 0-dim, an int
+print([shares_memory(m[i]) for i in indexes])  # ✓ index-memory
+#> [False, False, False, True, True]
 # --8<-- [end:fancy]
 
 # --8<-- [start:shuffle]
