@@ -92,6 +92,14 @@ print(error_of(nn.Conv1d(1, 4, kernel_size=3), torch.zeros(50)))  # the same for
 #> RuntimeError: Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: [50]
 print(error_of(nn.Conv3d(1, 4, kernel_size=3), torch.zeros(16, 64, 64)))  # and for conv3d: a volume without channels ✓ dims-conv3d
 #> RuntimeError: Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: [16, 64, 64]
+for mode in ["reflect", "replicate", "circular"]:  # any other padding mode pads first, in F.pad
+    padded = nn.Conv2d(1, 16, kernel_size=3, padding=1, padding_mode=mode)
+    message = error_of(padded, torch.zeros(28, 28))
+    print(mode, message.splitlines()[0])  # its first line ✓ dims-padding-mode
+    #> reflect NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    #> replicate NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    #> circular NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    assert "conv2d" not in message and error_of(padded, torch.zeros(1, 28, 28)) == "no error"
 # --8<-- [end:conv-dims]
 
 # --8<-- [start:conv-dims-why]
@@ -225,7 +233,7 @@ with warnings.catch_warnings():
     assert torch.allclose(right, F.mse_loss(pred, target.unsqueeze(1)))  # (8, 1) and (8, 1): the same ✓ mse-fix-either
 assert torch.allclose(right, ((pred.squeeze(1) - target) ** 2).mean())  # 8 pairs ✓ mse-fix-value
 print(f"{loss.item():.4f} {right.item():.4f}")  # the warned loss was a different number ✓ mse-differs
-#> 1.3176 1.6710
+#> 0.5179 0.5007
 # --8<-- [end:mse-fix]
 
 # --8<-- [start:bce]
