@@ -245,6 +245,7 @@ print(error_of(nn.BCEWithLogitsLoss(), scores, flags))  # ✓ bce-message
 assert error_of(F.binary_cross_entropy_with_logits, scores, flags) == error_of(nn.BCEWithLogitsLoss(), scores, flags)  # ✓ bce-functional
 print(error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags))  # BCELoss words it otherwise ✓ bce-bceloss
 #> ValueError: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])) is deprecated. Please ensure they have the same size.
+assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags) == error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags)  # the module too ✓ bce-bceloss-module
 # --8<-- [end:bce]
 
 # --8<-- [start:bce-fix]
@@ -327,6 +328,8 @@ print(error_of(torch.cat, [skip, up], 1))  # joined on dim 1, the channels ✓ c
 # --8<-- [start:cat-why]
 print(error_of(torch.cat, [skip, skip, up[:, :16]], 0))  # joined on dim 0; the third tensor is number 2 ✓ cat-number
 #> RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 14 but got size 7 for tensor number 2 in the list.
+print(error_of(torch.cat, [skip, torch.zeros(8, 32, 10, 7)], 1))  # dims 2 and 3 differ: the first is named ✓ cat-first
+#> RuntimeError: Sizes of tensors must match except in dimension 1. Expected size 14 but got size 10 for tensor number 1 in the list.
 # --8<-- [end:cat-why]
 
 # --8<-- [start:cat-fix]
