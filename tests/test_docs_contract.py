@@ -464,3 +464,41 @@ def test_a_section_index_lists_its_pages_from_their_front_matter(tmp_path: Path)
     assert nav.nav(found)[1] == {
         "Topic": ["topic/index.md", {"First | one": "topic/first.md"}, {"Later": "topic/later.md"}]
     }
+
+
+def _box_border(css: str, kind: str) -> dict[str, str]:
+    """The declarations of the `.md-typeset .admonition.<kind>` rule in the site's stylesheet."""
+    match = re.search(rf"\.md-typeset \.admonition\.{kind},[^{{]*\{{([^}}]*)\}}", css)
+    assert match, f"docs/stylesheets/extra.css has no border rule for the {kind} box"
+    return dict(
+        (name.strip(), value.strip())
+        for name, value in (d.split(":", 1) for d in match.group(1).split(";") if ":" in d)
+    )
+
+
+def _hue_saturation(hex_colour: str) -> tuple[float, float]:
+    import colorsys
+
+    r, g, b = (int(hex_colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    hue, _, saturation = colorsys.rgb_to_hls(r, g, b)
+    return hue * 360, saturation
+
+
+def test_the_boxes_have_the_colours_the_home_page_names() -> None:
+    # docs/index.md: a red Correction box, an amber Caveat box, a grey, dashed Not verified box.
+    css = (DOCS_DIR / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    correction, caveat, unverified = (
+        _box_border(css, k) for k in ("correction", "caveat", "unverified")
+    )
+    hue, saturation = _hue_saturation(correction["border-color"])
+    assert (hue < 15 or hue > 345) and saturation > 0.5, (
+        f"correction border {correction} is not red"
+    )
+    hue, saturation = _hue_saturation(caveat["border-color"])
+    assert 30 <= hue <= 50 and saturation > 0.5, f"caveat border {caveat} is not amber"
+    _, saturation = _hue_saturation(unverified["border-color"])
+    assert saturation < 0.25 and unverified.get("border-style") == "dashed", (
+        f"unverified border {unverified}"
+    )
+    for kind, box in (("correction", correction), ("caveat", caveat)):
+        assert box.get("border-style", "solid") != "dashed", f"the {kind} box is dashed too"

@@ -61,6 +61,9 @@ print(isinstance(b, torch.Tensor), type(b * 1).__name__)  # a Tensor; torch ops 
 #> True Tensor
 print(type(torch.flip(b, [0])).__name__, type(b.clone()).__name__, type(b.to(torch.float64)).__name__)  # ✓ keeps-type
 #> Tensor Image Image
+others = [b + 1, b.sum(), b[0], b.reshape(-1), b.permute(1, 2, 0), torch.relu(b), b.mean(0), torch.cat([b, b])]
+assert all(type(t) is torch.Tensor for t in others)  # eight more operations: plain tensors ✓ plain-results
+assert type(b.detach()) is type(b.clone().requires_grad_()) is type(b)  # these two keep it too ✓ keeps-type-more
 # --8<-- [end:pipelines]
 
 # --8<-- [start:compare]
@@ -112,6 +115,25 @@ for random_transform in (
 ):
     for _ in range(5):  # two copies of the image come out equal: one draw for both
         assert torch.equal(*random_transform(patch, patch.clone()))  # ✓ one-draw-all
+float_patch = v2.ToDtype(torch.float32, scale=True)(patch)
+noisy_1, noisy_2 = v2.GaussianNoise()(float_patch, float_patch.clone())
+print(torch.equal(noisy_1, noisy_2))  # not GaussianNoise: new noise for each input ✓ noise-per-input
+#> False
+mask_patch = v2.CenterCrop(32)(mask)
+for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.AugMix()):
+    for inputs in [(patch, mask_patch), (patch, patch.clone())]:  # an image with its mask; two images
+        try:
+            auto(*inputs)
+        except TypeError as err:  # the auto-augment family takes one image or video ✓ auto-refuses
+            print(type(auto).__name__, err)
+            #> AutoAugment Inputs of type Mask are not supported by AutoAugment()
+            #> AutoAugment Auto augment transformations are only properly defined for a single image or video, but found 2.
+            #> RandAugment Inputs of type Mask are not supported by RandAugment()
+            #> RandAugment Auto augment transformations are only properly defined for a single image or video, but found 2.
+            #> TrivialAugmentWide Inputs of type Mask are not supported by TrivialAugmentWide()
+            #> TrivialAugmentWide Auto augment transformations are only properly defined for a single image or video, but found 2.
+            #> AugMix Inputs of type Mask are not supported by AugMix()
+            #> AugMix Auto augment transformations are only properly defined for a single image or video, but found 2.
 # --8<-- [end:boxes]
 
 # --8<-- [start:which]

@@ -153,4 +153,9 @@ print(pinned_by(opaque_loader, accelerator=True, cuda=True))  # a type it does n
 with mock.patch("torch.accelerator.current_accelerator", return_value=torch.device("mps")):
     print(pinned_by(plain_loader, accelerator=True, cuda=False))  # an Apple GPU: no pinning ✓ not-mps
     #> []
+    with mock.patch("torch.accelerator.is_available", return_value=True), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        iter(plain_loader)  # the loader's iterator decides, and says so
+    print([str(w.message) for w in caught])  # ✓ mps-warning
+    #> ["'pin_memory' argument is set as true but not supported on MPS now, device pinned memory won't be used."]
 # --8<-- [end:what-gets-pinned]

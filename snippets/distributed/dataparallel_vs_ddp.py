@@ -76,7 +76,8 @@ for phrase in [
     assert phrase in dp_doc, phrase  # ✓ dp-doc
 ddp_doc = " ".join(DDP.__doc__.split())
 for phrase in [
-    "does not chunk or otherwise shard the input across participating GPUs",
+    "does not chunk or otherwise shard the input across participating GPUs; the user is responsible for defining"
+    " how to do so, for example through the use of a :class:`DistributedSampler`",
     "on a host with N GPUs, you should spawn up ``N`` processes, ensuring that each process"
     " exclusively works on a single GPU",
     "``DistributedDataParallel`` is proven to be significantly faster than"
@@ -301,6 +302,8 @@ first_step_rule = (  # DDP's first-step cap without find_unused_parameters, as t
     "if static_graph is True or self.find_unused_parameters is False: bucket_size_limits = [sys.maxsize]",
 )
 assert any(rule in ddp_source for rule in first_step_rule)  # no cap: one bucket per dtype ✓ first-step-one-bucket
+print("bucket_cap_mb_list" in inspect.signature(DDP).parameters)  # a parameter of newer releases ✓ bucket-cap-list
+#> True
 assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the first bucket's cap, bucket_cap_mb unset ✓ first-bucket-cap
 assert unset[1][0][1] > 1  # a bucket is closed once it reaches its cap, not before: the first passes 1 MiB ✓ cap-passed
 print("bucket_cap_mb=25 given, step 1:", given_25[0], "| step 2:", given_25[1])  # ✓ given-cap

@@ -130,6 +130,8 @@ assert f"{len(m.times)} measurement" in shown and f"{m.number_per_run} runs" in 
 shown_for = [repr(benchmark.Measurement(m.number_per_run, [1e-3] * n, m.task_spec)) for n in (1, 3, 4)]
 assert [("Median: " in r, "IQR: " in r) for r in shown_for] == [(False, False), (True, False), (True, True)]  # ✓ measurement-repr
 assert m.iqr >= 0 and m.mean > 0  # the numbers behind it ✓ measurement-numbers
+frames_per_second = len(x) / m.median  # inference FPS: the batch's 64 samples over the median seconds per forward
+assert len(x) == 64 and frames_per_second > 0 and abs(frames_per_second * m.median - 64) < 1e-9  # ✓ fps
 calls = 0
 with torch.no_grad():
     timer.timeit(number=200)

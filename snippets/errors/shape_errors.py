@@ -92,6 +92,14 @@ print(error_of(nn.Conv1d(1, 4, kernel_size=3), torch.zeros(50)))  # the same for
 #> RuntimeError: Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: [50]
 print(error_of(nn.Conv3d(1, 4, kernel_size=3), torch.zeros(16, 64, 64)))  # and for conv3d: a volume without channels ✓ dims-conv3d
 #> RuntimeError: Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: [16, 64, 64]
+for mode in ["reflect", "replicate", "circular"]:  # any other padding mode pads first, in F.pad
+    padded = nn.Conv2d(1, 16, kernel_size=3, padding=1, padding_mode=mode)
+    message = error_of(padded, torch.zeros(28, 28))
+    print(mode, message.splitlines()[0])  # its first line ✓ dims-padding-mode
+    #> reflect NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    #> replicate NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    #> circular NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    assert "conv2d" not in message and error_of(padded, torch.zeros(1, 28, 28)) == "no error"
 # --8<-- [end:conv-dims]
 
 # --8<-- [start:conv-dims-why]
@@ -225,7 +233,7 @@ with warnings.catch_warnings():
     assert torch.allclose(right, F.mse_loss(pred, target.unsqueeze(1)))  # (8, 1) and (8, 1): the same ✓ mse-fix-either
 assert torch.allclose(right, ((pred.squeeze(1) - target) ** 2).mean())  # 8 pairs ✓ mse-fix-value
 print(f"{loss.item():.4f} {right.item():.4f}")  # the warned loss was a different number ✓ mse-differs
-#> 1.3176 1.6710
+#> 0.5179 0.5007
 # --8<-- [end:mse-fix]
 
 # --8<-- [start:bce]
@@ -237,6 +245,7 @@ print(error_of(nn.BCEWithLogitsLoss(), scores, flags))  # ✓ bce-message
 assert error_of(F.binary_cross_entropy_with_logits, scores, flags) == error_of(nn.BCEWithLogitsLoss(), scores, flags)  # ✓ bce-functional
 print(error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags))  # BCELoss words it otherwise ✓ bce-bceloss
 #> ValueError: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])) is deprecated. Please ensure they have the same size.
+assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags) == error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags)  # the module too ✓ bce-bceloss-module
 # --8<-- [end:bce]
 
 # --8<-- [start:bce-fix]
@@ -319,6 +328,8 @@ print(error_of(torch.cat, [skip, up], 1))  # joined on dim 1, the channels ✓ c
 # --8<-- [start:cat-why]
 print(error_of(torch.cat, [skip, skip, up[:, :16]], 0))  # joined on dim 0; the third tensor is number 2 ✓ cat-number
 #> RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 14 but got size 7 for tensor number 2 in the list.
+print(error_of(torch.cat, [skip, torch.zeros(8, 32, 10, 7)], 1))  # dims 2 and 3 differ: the first is named ✓ cat-first
+#> RuntimeError: Sizes of tensors must match except in dimension 1. Expected size 14 but got size 10 for tensor number 1 in the list.
 # --8<-- [end:cat-why]
 
 # --8<-- [start:cat-fix]

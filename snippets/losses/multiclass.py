@@ -135,7 +135,7 @@ print(plain, balanced, per_class.mean())  # ✓ counts-loss
 assert torch.allclose(plain, (per_class * counts).sum() / counts.sum())  # unweighted: each class by its size ✓ counts-plain
 assert torch.allclose(balanced, per_class.mean())  # weighted: every class counts the same ✓ counts-loss
 freq = counts / counts.sum()
-for scaled in (inverse * 7, freq.median() / freq):  # any multiple, e.g. median-frequency weights
+for scaled in (inverse * 1e-3, inverse * 0.5, inverse * 7, inverse * 1e3, freq.median() / freq):  # e.g. median frequency
     assert torch.allclose(F.cross_entropy(always_0, train_labels, weight=scaled), balanced)  # ✓ counts-scale
 try:
     nn.CrossEntropyLoss(weight=[0.4762, 1.6667, 3.3333])  # the weights as a Python list
@@ -181,12 +181,14 @@ for bad in [-1, 3]:  # any other class outside 0..C-1, below or above
         #> Target -1 is out of bounds.
         #> Target 3 is out of bounds.
 refused = []
-for bad in [-101, -5, 100]:  # further out as well
-    try:
-        F.cross_entropy(logits, torch.tensor([0, 2, bad, 2]))
-    except IndexError:
-        refused.append(bad)
-assert refused == [-101, -5, 100]  # ✓ out-of-range-2
+options = [{}, {"weight": w}, {"label_smoothing": 0.1}, {"reduction": "none"}, {"reduction": "sum"}]
+for bad in [-101, -99, -5, 4, 100, 1000]:  # further out as well, with each option
+    for kwargs in options:
+        try:
+            F.cross_entropy(logits, torch.tensor([0, 2, bad, 2]), **kwargs)
+        except IndexError:
+            refused.append(bad)
+assert refused == [bad for bad in [-101, -99, -5, 4, 100, 1000] for _ in options]  # ✓ out-of-range-2
 try:
     F.cross_entropy(logits, probs, ignore_index=1)  # probability targets have no index
 except RuntimeError as err:

@@ -138,6 +138,11 @@ except ValueError as err:
     #> Expected more than 1 value per channel when training, got input size torch.Size([1, 16])
 print(nn.BatchNorm2d(16).train()(torch.ones(1, 16, 4, 4)).shape)  # one image still has 4 x 4 values per channel ✓ bn2d-one
 #> torch.Size([1, 16, 4, 4])
+try:
+    nn.BatchNorm2d(16).train()(torch.ones(1, 16, 1, 1))  # 1 x 1 maps: one value per channel again
+except ValueError as err:
+    print(err)  # ✓ bn2d-one-pixel
+    #> Expected more than 1 value per channel when training, got input size torch.Size([1, 16, 1, 1])
 # --8<-- [end:accuracy]
 
 # --8<-- [start:running-stats]

@@ -51,7 +51,7 @@ print(x2.squeeze(0).shape)  # silently does nothing ✓ squeeze-noop
 #> torch.Size([2, 3, 4])
 print(rearrange(x2, "b c t -> (b c) t").shape)  # silently merges b into c ✓ merges-b
 #> torch.Size([6, 4])
-for b in range(2, 6):  # the same for every batch size but 1 ✓ any-batch
+for b in (0, 2, 3, 4, 5, 64, 1000):  # the same for every batch size but 1 ✓ any-batch
     xb = torch.zeros(b, 3, 4)
     assert xb.squeeze(0).shape == (b, 3, 4) and rearrange(xb, "b c t -> (b c) t").shape == (b * 3, 4)
 try:
