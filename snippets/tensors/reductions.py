@@ -91,7 +91,7 @@ print(out)  # ✓ max-tuple
 values, indices = out
 print(values.shape, indices.dtype)  # ✓ unpack
 #> torch.Size([2]) torch.int64
-print(x.argmax(dim=1))  # only the indices
+print(x.argmax(dim=1))  # only the indices ✓ argmax-dim
 #> tensor([1, 2])
 assert torch.equal(x.amax(dim=1), values)  # only the values ✓ amax
 # --8<-- [end:max-dim]
