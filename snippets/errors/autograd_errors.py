@@ -149,7 +149,7 @@ print(  # ✓ no-grad-fn-rule
     records(lambda: a * x[0]),  # one does
     records(lambda: a * x[0], torch.no_grad),  # ... but recording is off
     records(lambda: a * x[0], torch.inference_mode),
-    records(lambda: a.argmax()),  # ... but the result has no gradient (an index)
+    records(a.argmax),  # ... but the result has no gradient (an index)
     records(lambda: a > 0),  # (a comparison)
 )
 #> False True False False False False

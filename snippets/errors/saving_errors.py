@@ -5,6 +5,7 @@ Page: docs/errors/saving_errors.md
 
 # --8<-- [start:setup]
 import argparse
+import contextlib
 import pickle
 import re
 import tempfile
@@ -285,10 +286,8 @@ class Interrupted:
 good = Net().state_dict()
 for save in (torch.save, save_whole):
     save_whole(good, tmp / "model.pt")  # a whole checkpoint at the path ...
-    try:
-        save({"model": good, "cut": Interrupted()}, tmp / "model.pt")  # ... then a save cut off
-    except RuntimeError:
-        pass
+    with contextlib.suppress(RuntimeError):  # ... then a save cut off
+        save({"model": good, "cut": Interrupted()}, tmp / "model.pt")
     try:
         intact = same_weights(torch.load(tmp / "model.pt"), good)
     except RuntimeError:  # half a file
