@@ -345,6 +345,27 @@ def site_copy(tmp_path: Path) -> Path:
     return root
 
 
+def test_make_serve_s_english_only_build_renders(site_copy: Path) -> None:
+    """`make serve` builds one edition (NOTES_ZH=false): every page's head once took the
+    first of an empty list of language twins, and the README's first command failed."""
+    env = {**os.environ, "NOTES_ZH": "false", "NO_MKDOCS_2_WARNING": "1"}
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(REPO_ROOT / "src"), env.get("PYTHONPATH")])
+    )
+    site_dir = site_copy.parent / "built-en"
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site_dir)],
+        cwd=site_copy,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (site_dir / "tensors" / "reshape" / "index.html").is_file()
+    assert not (site_dir / "zh").exists()
+
+
 def test_a_saved_snippet_rebuilds_its_pages_in_both_languages_and_nothing_else(
     site_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
