@@ -144,14 +144,14 @@ def records(op, mode=torch.enable_grad) -> bool:
 
 
 a = torch.ones(2, requires_grad=True)  # the rule, case by case:
-print(
+print(  # ✓ no-grad-fn-rule
     records(lambda: x[0] * x[1]),  # no input requires grad
     records(lambda: a * x[0]),  # one does
     records(lambda: a * x[0], torch.no_grad),  # ... but recording is off
     records(lambda: a * x[0], torch.inference_mode),
     records(lambda: a.argmax()),  # ... but the result has no gradient (an index)
     records(lambda: a > 0),  # (a comparison)
-)  # ✓ no-grad-fn-rule
+)
 #> False True False False False False
 results = [a * 2, a.sum(), a.round(), a.double(), a.argmax(), a.argsort(), a > 0, a.long(), a.nonzero(), torch.isnan(a)]
 can_have_grad = [r.dtype.is_floating_point or r.dtype.is_complex for r in results]

@@ -162,7 +162,7 @@ cuda_only = dist.new_group(backend="cuda:gloo")  # a group with a backend for CU
 try:
     dist.monitored_barrier(group=cuda_only, timeout=timedelta(seconds=1))
 except ValueError as err:  # refused on every rank, before any rank waits
-    print_rank0(f"{type(err).__name__}: {err}")  # ✓ monitored-gloo-only
+    print_rank0(f"{type(err).__name__}: {err}")  # ✓ monitored-gloo-only ✓ monitored-refused
 #> ValueError: monitored_barrier requires a group with a CPU-capable backend (e.g. GLOO).
 checkpoint = dist.new_group(backend="gloo")  # a gloo group for monitored_barrier, in an NCCL job too ✓ monitored-gloo-group
 if rank == 0:  # again, rank 1 does not come
