@@ -63,6 +63,10 @@ print(type(torch.flip(b, [0])).__name__, type(b.clone()).__name__, type(b.to(tor
 #> Tensor Image Image
 others = [b + 1, b.sum(), b[0], b.reshape(-1), b.permute(1, 2, 0), torch.relu(b), b.mean(0), torch.cat([b, b])]
 assert all(type(t) is torch.Tensor for t in others)  # eight more operations: plain tensors ✓ plain-results
+return_type_doc = " ".join(tv_tensors.set_return_type.__doc__.split())
+assert 'Default is "Tensor" (i.e. pure :class:`torch.Tensor`)' in return_type_doc  # the rule, for torch operations ✓ plain-rule
+with tv_tensors.set_return_type("TVTensor"):  # the switch that docstring describes
+    assert type(b * 1) is tv_tensors.Image  # ✓ plain-rule
 assert type(b.detach()) is type(b.clone().requires_grad_()) is type(b)  # these two keep it too ✓ keeps-type-more
 # --8<-- [end:pipelines]
 
@@ -106,15 +110,19 @@ assert {f for f, _ in flips} == {True, False} and all(f == g for f, g in flips) 
 crop_1, crop_2 = v2.RandomResizedCrop(32)(tensor_img, tensor_img.clone())  # two copies, one random crop
 assert torch.equal(crop_1, crop_2)  # the same box and scale for both ✓ one-draw-crop
 patch = v2.CenterCrop(32)(tensor_img)  # a 32 x 32 piece of the photo, still a tv_tensors.Image
-for random_transform in (
-    v2.RandomRotation(30),
-    v2.RandomCrop(20),
-    v2.RandomAffine(20, translate=(0.2, 0.2)),
-    v2.ColorJitter(0.5, 0.5, 0.5, 0.1),
-    v2.RandomPerspective(p=1),
-):
+random_transforms = [  # v2's random geometric transforms, then its random colour transforms
+    v2.RandomResize(16, 48), v2.RandomCrop(20), v2.RandomResizedCrop(24), v2.RandomShortestSize([20, 40]),
+    v2.ScaleJitter((32, 32)), v2.RandomZoomOut(), v2.RandomRotation(30), v2.RandomAffine(20, translate=(0.2, 0.2)),
+    v2.RandomPerspective(), v2.ElasticTransform(), v2.RandomHorizontalFlip(), v2.RandomVerticalFlip(),
+    v2.ColorJitter(0.5, 0.5, 0.5, 0.1), v2.RandomChannelPermutation(), v2.RandomPhotometricDistort(),
+    v2.RandomGrayscale(p=0.5), v2.GaussianBlur(3, sigma=(0.1, 2.0)), v2.RandomInvert(), v2.RandomPosterize(4),
+    v2.RandomSolarize(128), v2.RandomAdjustSharpness(2), v2.RandomAutocontrast(), v2.RandomEqualize(),
+]
+for random_transform in random_transforms:
     for _ in range(5):  # two copies of the image come out equal: one draw for both
         assert torch.equal(*random_transform(patch, patch.clone()))  # ✓ one-draw-all
+print(len(random_transforms))  # ✓ one-draw-all
+#> 23
 float_patch = v2.ToDtype(torch.float32, scale=True)(patch)
 noisy_1, noisy_2 = v2.GaussianNoise()(float_patch, float_patch.clone())
 print(torch.equal(noisy_1, noisy_2))  # not GaussianNoise: new noise for each input ✓ noise-per-input
@@ -134,6 +142,16 @@ for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.Aug
             #> TrivialAugmentWide Auto augment transformations are only properly defined for a single image or video, but found 2.
             #> AugMix Inputs of type Mask are not supported by AugMix()
             #> AugMix Auto augment transformations are only properly defined for a single image or video, but found 2.
+box_patch = tv_tensors.BoundingBoxes([[4, 4, 20, 20]], format="XYXY", canvas_size=(32, 32))
+for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.AugMix()):
+    refusal = "no error"
+    try:
+        auto(patch, box_patch)
+    except TypeError as err:
+        refusal = str(err)
+    assert refusal.startswith("Inputs of type BoundingBoxes are not supported")  # boxes too ✓ auto-refuses-boxes
+    image_out, label = auto(patch, 3)  # a plain label passes through, untouched
+    assert type(image_out) is tv_tensors.Image and label == 3  # ✓ auto-label
 # --8<-- [end:boxes]
 
 # --8<-- [start:which]

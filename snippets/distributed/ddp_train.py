@@ -432,14 +432,18 @@ if rank == 0:
     # The others' waits at barrier() (evaluation and saving) stay far below the timeout:
     assert alone_seconds < TIMEOUT.total_seconds() / 10  # ✓ timeout-margin
 dist.barrier()
+assert os.path.exists(ckpt)  # on every rank, once past the barrier ✓ ckpt-exists
 state = torch.load(ckpt, map_location=device)
 assert all(torch.equal(state[k], v) for k, v in model.module.state_dict().items())  # ✓ ckpt-equal
 make_model().load_state_dict(state)  # loads into the plain model ✓ ckpt-loads
 if rank == 0:
     print(list(state))  # ✓ ckpt-keys
     #> ['0.weight', '0.bias', '1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked', '3.weight', '3.bias']
+open(f"{ckpt}.read-by-{rank}", "w").close()  # for the check below: this rank is done reading
 dist.barrier()  # nobody deletes the file while another rank still reads it
 if rank == 0:
+    readers = sorted(name for name in os.listdir(ckpt_dir) if name != "model.pt")
+    assert readers == [f"model.pt.read-by-{r}" for r in range(world_size)]  # every rank has read it ✓ ckpt-read-first
     shutil.rmtree(ckpt_dir)
 # --8<-- [end:checkpoint]
 

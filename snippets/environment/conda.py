@@ -12,6 +12,7 @@ import argparse
 import importlib.metadata
 import re
 import sys
+import tempfile
 import unicodedata
 from pathlib import Path
 
@@ -65,6 +66,23 @@ print(pins == requirements, pins["torch"], pins["torchvision"])  # same packages
 installed = {name: importlib.metadata.version(name) for name in pins}  # every pinned package
 print(len(pins), installed == pins)  # ... is installed here at its pinned version ✓ installed-equal
 #> 21 True
+torch_line = f"      - torch=={pins['torch']}\n"
+edits = {  # changes of the environment file: three of its exact pins, then three other kinds of line
+    "changed": lambda text: text.replace(torch_line, "      - torch==2.14.1\n"),
+    "added": lambda text: text + "      - scipy==1.15.0\n",
+    "removed": lambda text: text.replace(torch_line, ""),
+    "range": lambda text: text + "      - scipy>=1.15\n",
+    "extras": lambda text: text + "      - uvicorn[standard]==0.30.0\n",
+    "marker": lambda text: text + '      - uvloop==0.21.0; sys_platform == "linux"\n',
+}
+with tempfile.TemporaryDirectory() as folder:
+    edited = Path(folder) / "environment.yml"
+    still_true = {}
+    for kind, edit in edits.items():
+        edited.write_text(edit(environment_file.read_text()))
+        still_true[kind] = read_pins(edited) == requirements  # the first True above, after the edit
+print(still_true)  # ✓ pins-drift
+#> {'changed': False, 'added': False, 'removed': False, 'range': True, 'extras': True, 'marker': True}
 text = environment_file.read_text()
 header, dependencies = text.split("\ndependencies:\n")
 channels = re.findall(r"^  - (\S+)$", header, re.MULTILINE)

@@ -153,6 +153,9 @@ print(  # ✓ no-grad-fn-rule
     records(lambda: a > 0),  # (a comparison)
 )
 #> False True False False False False
+results = [a * 2, a.sum(), a.round(), a.double(), a.argmax(), a.argsort(), a > 0, a.long(), a.nonzero(), torch.isnan(a)]
+can_have_grad = [r.dtype.is_floating_point or r.dtype.is_complex for r in results]
+assert [r.grad_fn is not None for r in results] == can_have_grad  # a graph exactly for float results ✓ no-grad-fn-dtype
 # --8<-- [end:no-grad-fn]
 
 # --8<-- [start:no-grad-fn-fix]
@@ -209,6 +212,9 @@ changes = {
     "zero_": lambda p: p.zero_(),
     "fill_": lambda p: p.fill_(0.5),
     "copy_": lambda p: p.copy_(torch.zeros_like(p)),
+    "clamp_": lambda p: p.clamp_(max=0.0),
+    "masked_fill_": lambda p: p.masked_fill_(torch.ones_like(p, dtype=torch.bool), 0.0),
+    "index_put_": lambda p: p.index_put_((torch.tensor([0]),), torch.tensor(0.0)),
 }
 parameters = list(nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)).parameters())  # 2 weights, 2 biases
 refusals = dict.fromkeys(changes, 0)
@@ -219,7 +225,7 @@ for name, change in changes.items():  # every in-place change of values, on ever
         except RuntimeError as err:
             refusals[name] += "a leaf Variable that requires grad" in str(err)
 print(len(parameters), refusals)  # each change refused on every parameter ✓ leaf-every
-#> 4 {'add_': 4, 'mul_': 4, 'zero_': 4, 'fill_': 4, 'copy_': 4}
+#> 4 {'add_': 4, 'mul_': 4, 'zero_': 4, 'fill_': 4, 'copy_': 4, 'clamp_': 4, 'masked_fill_': 4, 'index_put_': 4}
 h = x @ w
 h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
 assert torch.equal(torch.autograd.grad(h.sum(), w)[0], x.sum(dim=0))  # and backward through it works ✓ leaf-nonleaf-ok

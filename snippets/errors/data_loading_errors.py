@@ -71,6 +71,15 @@ if __name__ == "__main__":
     except RuntimeError as err:
         print(str(err)[str(err).index("but got"):])  # the first entry that differs from entry 0 ✓ stack-entry
         #> but got [3, 24, 32] at entry 0 and [3, 30, 40] at entry 2
+    a, b, c = torch.zeros(1), torch.zeros(2), torch.zeros(3)
+    for samples in ([a, b, c], [a, a, a, c, b], [b, b, a, c], [c, c, c, c, a]):  # three shapes, in other orders
+        first = next(i for i, x in enumerate(samples) if x.shape != samples[0].shape)
+        try:
+            torch.stack(samples)
+        except RuntimeError as err:
+            message = str(err)
+        expected = f"but got {list(samples[0].shape)} at entry 0 and {list(samples[first].shape)} at entry {first}"
+        assert message.endswith(expected) and message.count("entry") == 2  # entry 0, the first that differs, no other ✓ stack-entry
     one_by_one = [tuple(batch.shape) for batch in DataLoader(photos, batch_size=1)]
     print(one_by_one)  # a batch of one stacks nothing unequal ✓ stack-batch-one
     #> [(1, 3, 24, 32), (1, 3, 30, 40)]
@@ -129,13 +138,14 @@ if __name__ == "__main__":
     assert torch.equal(default_collate([3, 3]), torch.tensor([3, 3]))  # numbers become a tensor ✓ pil-collates-others
     assert default_collate(["cat", "dog"]) == ["cat", "dog"]  # strings pass through as a list ✓ pil-collates-others
     assert default_collate([b"cat", b"dog"]) == [b"cat", b"dog"]  # and so do bytes ✓ pil-collates-others
-    for other in [object(), np.array(["cat"])]:  # a type it does not know, and a NumPy array of strings
+    for other, named in [(object(), "<class 'object'>"), (np.array(["cat"]), "<U3")]:  # a type it does not know, and a NumPy array of strings
         refusal = "no error"
         try:
             default_collate([other, other])
         except TypeError as err:
             refusal = str(err)
         assert refusal.startswith("default_collate: batch must contain")  # ✓ pil-collates-others
+        assert refusal.endswith(f"; found {named}")  # the type, or for a NumPy array its dtype ✓ pil-found
     try:
         default_collate([raw[0], raw[1]])  # the same call the loader made
     except TypeError as err:
@@ -273,6 +283,12 @@ if __name__ == "__main__":
     #>     loader = DataLoader(torch.arange(4), batch_size=2, num_workers=1, multiprocessing_context="spawn")
     #>     print(next(iter(loader)))
     #>
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "train.py"
+        script.write_text(fixed)
+        fixed_run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False)
+    print(fixed_run.returncode, fixed_run.stdout.strip())  # the guarded script runs: its worker loads the batch ✓ bootstrap-fixed-run
+    #> 0 tensor([0, 1])
 # --8<-- [end:bootstrap-fix]
 
 
@@ -319,6 +335,14 @@ if __name__ == "__main__":
     #> file_descriptor
     shm = os.statvfs("/dev/shm") if os.path.exists("/dev/shm") else None  # the shared memory the workers use
     assert shm is None or shm.f_bsize * shm.f_blocks > 0  # its size: `df -h /dev/shm` ✓ killed-shm
+    if os.path.exists("/proc/self/maps"):  # Linux: which file each range of this process's memory maps
+        batch = next(iter(DataLoader(torch.randn(8, 3, 32, 32), batch_size=4, num_workers=1)))
+        with open("/proc/self/maps") as maps:
+            ranges = [line.split() for line in maps]
+        start, end = batch.data_ptr(), batch.data_ptr() + batch.nbytes
+        files = [r[5] for r in ranges if len(r) > 5 and int(r[0].split("-")[0], 16) <= start < end <= int(r[0].split("-")[1], 16)]
+        print(files[0].split("_")[0])  # the batch from the worker lives in a file in /dev/shm ✓ killed-shm
+        #> /dev/shm/torch
     images = torch.randn(8, 3, 32, 32)
     for workers in (0, 1):  # no worker processes, then one
         batches = list(DataLoader(images, batch_size=4, num_workers=workers))

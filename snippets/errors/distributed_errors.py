@@ -157,11 +157,12 @@ doc = " ".join(dist.init_process_group.__doc__.split())
 assert "Default value is 10 minutes for NCCL and 30 minutes for other backends." in doc  # ✓ skipped-default-doc
 monitored_doc = " ".join(dist.monitored_barrier.__doc__.split())
 assert "Note that this collective is only supported with the GLOO backend." in monitored_doc  # ✓ monitored-gloo-only
+assert dist.Backend.backend_capability["nccl"] == ["cuda"]  # NCCL serves CUDA tensors only ✓ nccl-cuda-only
 cuda_only = dist.new_group(backend="cuda:gloo")  # a group with a backend for CUDA tensors only, as an NCCL group has
 try:
     dist.monitored_barrier(group=cuda_only, timeout=timedelta(seconds=1))
 except ValueError as err:  # refused on every rank, before any rank waits
-    print_rank0(f"{type(err).__name__}: {err}")  # ✓ monitored-gloo-only
+    print_rank0(f"{type(err).__name__}: {err}")  # ✓ monitored-gloo-only ✓ monitored-refused
 #> ValueError: monitored_barrier requires a group with a CPU-capable backend (e.g. GLOO).
 checkpoint = dist.new_group(backend="gloo")  # a gloo group for monitored_barrier, in an NCCL job too ✓ monitored-gloo-group
 if rank == 0:  # again, rank 1 does not come

@@ -187,11 +187,13 @@ print(images.type(), images.double().type(), torch.cuda.FloatTensor)  # the name
 #> torch.FloatTensor torch.DoubleTensor <class 'torch.cuda.FloatTensor'>
 print(raised(lambda: F.conv2d(images.to_mkldnn(), conv.weight.double())))  # the same check, two CPU types ✓ input-type-template
 #> RuntimeError: Input type (Mkldnntorch.FloatTensor) and weight type (torch.DoubleTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor
-for dtype in (torch.float64, torch.float16):  # dense weights, but not float32: refused
+for dtype in (torch.float64, torch.float16, torch.bfloat16):  # dense weights, but not float32: refused
     weight = conv.weight.detach().to(dtype)
     assert raised(lambda w=weight: F.conv2d(images.to_mkldnn(), w)).startswith("RuntimeError: Input type")  # ✓ input-type-mkldnn
 mkldnn_out = F.conv2d(images.to_mkldnn(), conv.weight.detach())  # a dense float32 weight: allowed
 assert mkldnn_out.is_mkldnn and torch.allclose(mkldnn_out.to_dense(), F.conv2d(images, conv.weight.detach()), atol=1e-5)  # ✓ input-type-mkldnn
+both_mkldnn = F.conv2d(images.to_mkldnn(), conv.weight.detach().to_mkldnn())  # an MKLDNN weight: allowed too
+assert torch.allclose(both_mkldnn.to_dense(), mkldnn_out.to_dense())  # ✓ input-type-mkldnn-weight
 if on_gpu:  # requires: cuda
     assert images.to(device).type() == "torch.cuda.FloatTensor"  # a float32 tensor on the GPU ✓ input-type-names-gpu
     gpu_input = raised(lambda: conv(images.to(device)))

@@ -7,7 +7,6 @@ Runs everywhere with the same output: what depends on having a GPU is in asserts
 """
 
 # --8<-- [start:setup]
-import inspect
 import pickle
 import tempfile
 from pathlib import Path
@@ -17,6 +16,7 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
 from torch.nn.parallel import DistributedDataParallel
+from torch.overrides import TorchFunctionMode
 
 torch.manual_seed(0)
 scratch = tempfile.TemporaryDirectory()
@@ -116,12 +116,32 @@ print(  # the two messages torch.load can give, in the installed torch's source 
 state = torch.load(tmp / "gpu1.pt", map_location="cpu", weights_only=True)  # float32 tensors on the CPU
 target = make_model().double()  # a model in float64
 pointer = target[0].weight.data_ptr()
-target.load_state_dict(state)  # copies the values INTO the model's own tensors
+
+
+class Calls(TorchFunctionMode):
+    """Inside it, the name of every torch function and Tensor method called is recorded."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(func.__name__)
+        return func(*args, **(kwargs or {}))
+
+
+with Calls() as calls:
+    target.load_state_dict(state)  # copies the values INTO the model's own tensors
 print(target[0].weight.dtype, target[0].weight.data_ptr() == pointer)  # its dtype, its memory ✓ copy-into
 #> torch.float64 True
 print(torch.allclose(target[0].weight.float(), model[0].weight))  # with the checkpoint's values ✓ copy-values
 #> True
-assert "param.copy_(input_param)" in inspect.getsource(nn.Module._load_from_state_dict)  # a copy_, across devices too ✓ copy-source
+print(len(state), calls.names.count("copy_"))  # tensors in the checkpoint, copy_ calls made ✓ copy-source
+#> 4 4
+if torch.cuda.is_available():  # requires: cuda
+    on_gpu = make_model().cuda()
+    on_gpu.load_state_dict(state)  # the CPU checkpoint into a model on the GPU: copy_ across devices
+    assert on_gpu[0].weight.is_cuda and torch.equal(on_gpu[0].weight.cpu(), state["0.weight"])  # ✓ copy-gpu
 
 target.load_state_dict(state, assign=True)  # assign=True: take the checkpoint's tensors instead
 print(target[0].weight.dtype)  # ✓ assign

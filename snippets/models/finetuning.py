@@ -6,6 +6,7 @@ Page: docs/models/finetuning.md
 
 # --8<-- [start:setup]
 import copy
+import inspect
 import warnings
 
 import torch
@@ -168,6 +169,8 @@ F.cross_entropy(frozen(stem(x)), y).backward()  # the same stem before a backbon
 print(stem.weight.grad is not None, frozen.backbone[0].weight.grad)  # ... gets its gradient ✓ frozen-middle
 #> True None
 
+ddp_parameters = inspect.signature(nn.parallel.DistributedDataParallel).parameters
+assert ddp_parameters["find_unused_parameters"].default is False  # DDP's default ✓ ddp-default
 dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)  # DDP needs a group: one process
 try:
     for frozen_too, find_unused in [(False, False), (True, False), (False, True)]:

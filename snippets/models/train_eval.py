@@ -138,6 +138,8 @@ except ValueError as err:
     #> Expected more than 1 value per channel when training, got input size torch.Size([1, 16])
 print(nn.BatchNorm2d(16).train()(torch.ones(1, 16, 4, 4)).shape)  # one image still has 4 x 4 values per channel ✓ bn2d-one
 #> torch.Size([1, 16, 4, 4])
+for height, width in [(1, 2), (2, 1), (2, 2), (7, 5)]:  # any map larger than 1 x 1: two values or more
+    assert nn.BatchNorm2d(16).train()(torch.ones(1, 16, height, width)).shape == (1, 16, height, width)  # ✓ bn2d-one
 try:
     nn.BatchNorm2d(16).train()(torch.ones(1, 16, 1, 1))  # 1 x 1 maps: one value per channel again
 except ValueError as err:

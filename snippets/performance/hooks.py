@@ -134,6 +134,16 @@ handle.remove()
 gc.collect()
 print(alive())  # removed: the hook, and all it kept, can be freed ✓ released
 #> None
+relu = nn.ReLU()  # a module that stays alive
+scoped = Keeper()
+with relu.register_forward_hook(scoped):  # the handle as a context manager: remove() at the end
+    relu(images)
+assert len(scoped.outputs) == 1  # the hook ran inside the block
+alive = weakref.ref(scoped)
+del scoped
+gc.collect()
+print(alive())  # removed by the with block, so freed while relu lives ✓ with-handle
+#> None
 other = nn.ReLU()
 kept_by_other = Keeper()
 other.register_forward_hook(kept_by_other)  # its handle is not even kept

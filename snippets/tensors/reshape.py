@@ -67,6 +67,12 @@ for v in (x.transpose(0, 1), x.view(2, 2, 64).permute(2, 0, 1)):  # the same for
     print(v.stride(), v.is_contiguous(), same_storage(v, x))  # ✓ transpose-permute
     #> (1, 64) False True
     #> (1, 128, 64) False True
+for shape in [(3, 5), (2, 3, 4), (4, 1, 6), (2, 2, 1, 3)]:  # contiguous tensors of other shapes
+    c = torch.zeros(shape)
+    pairs = [(i, j) for i in range(c.dim()) for j in range(i + 1, c.dim()) if shape[i] > 1 and shape[j] > 1]
+    assert not any(c.transpose(i, j).is_contiguous() for i, j in pairs)  # every swap of two dims > 1 ✓ swap-rule
+print(xt.t().is_contiguous())  # swapping back, on a non-contiguous tensor: contiguous again ✓ swap-back
+#> True
 try:
     xt.view(-1)
 except RuntimeError as err:

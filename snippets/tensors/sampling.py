@@ -141,9 +141,9 @@ def shares_memory(t):
     return t.untyped_storage().data_ptr() == m.untyped_storage().data_ptr()
 
 
-indexes = ([1], torch.tensor([1]), torch.tensor([[1]]), torch.tensor(1), 1)  # a list, 1-D, 2-D, 0-dim, an int
+indexes = ([1], torch.tensor([1]), torch.tensor([[1]]), torch.tensor([[[1]]]), torch.tensor(1), 1)  # list, 1-D, 2-D, 3-D, 0-dim, int
 print([shares_memory(m[i]) for i in indexes])  # ✓ index-memory
-#> [False, False, False, True, True]
+#> [False, False, False, False, True, True]
 # --8<-- [end:fancy]
 
 # --8<-- [start:shuffle]

@@ -107,11 +107,15 @@ current = [
     " is reserved by PyTorch but unallocated.",
     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.",
 ]
-old = ["total capacity; ", " already allocated; ", "reserved in total by PyTorch", " has a total capacty of "]
+old = [  # what only the older forms (box below) have: each of their parts that the current form lacks
+    "(GPU ", "total capacity; ", " already allocated; ", " free; ", " cached)",
+    "reserved in total by PyTorch", "If reserved memory is >> allocated memory",
+    "max_split_size_mb to avoid fragmentation", " has a total capacty of ",
+]
 print(all(part.encode() in binary for part in current))  # every part of the current form ✓ current-form
 #> True
-print([part.encode() in binary for part in old])  # none of the old ones ✓ old-form
-#> [False, False, False, False]
+print([part for part in old if part.encode() in binary])  # none of the old ones ✓ old-form
+#> []
 # --8<-- [end:compiled]
 
 # --8<-- [start:batch-size]
@@ -130,6 +134,9 @@ with torch.no_grad():
     activations, out = saved_bytes(lambda: net(x))
 print(activations, out.requires_grad)  # evaluation under no_grad saves nothing ✓ no-grad-bytes
 #> 0 False
+kept, _ = saved_bytes(lambda: net(x))
+print(kept)  # the same forward without no_grad: kept until its output is dropped ✓ with-grad-bytes
+#> 327680
 # --8<-- [end:no-grad]
 
 

@@ -118,6 +118,12 @@ print(small_and_large.bfloat16())  # bfloat16: float32's range, fewer digits ✓
 #> tensor([1.0012e-08, 7.0144e+04], dtype=torch.bfloat16)
 print((small_and_large[0] * 2**16).half())  # multiplied by 65536 first, the tiny one survives in float16 ✓ scaled-survives
 #> tensor(0.0007, dtype=torch.float16)
+for dtype in (torch.float16, torch.bfloat16):  # a backward whose gradient is 1e-8, computed in each dtype
+    w = torch.ones(1, dtype=dtype, requires_grad=True)
+    (w * torch.full((1,), 1e-4, dtype=dtype) * 1e-4).sum().backward()
+    print(dtype, w.grad)  # without a GradScaler: lost in float16, kept in bfloat16 ✓ grad-underflow
+    #> torch.float16 tensor([0.], dtype=torch.float16)
+    #> torch.bfloat16 tensor([1.0012e-08], dtype=torch.bfloat16)
 assert torch.autocast("cpu").fast_dtype == torch.bfloat16  # autocast's default dtype on the CPU ✓ cpu-default-bf16
 # --8<-- [end:range]
 
