@@ -99,13 +99,13 @@ for mode in ["reflect", "replicate", "circular"]:  # any other padding mode pads
     #> reflect NotImplementedError: Padding size 4 is not supported for 2D input tensor.
     #> replicate NotImplementedError: Padding size 4 is not supported for 2D input tensor.
     #> circular NotImplementedError: Padding size 4 is not supported for 2D input tensor.
+    assert "conv2d" not in message and error_of(padded, torch.zeros(1, 28, 28)) == "no error"  # 3-D runs
 for shape in [(28,), (2, 8, 1, 28, 28)]:  # the circular layer again, with one dimension and with five
     message = error_of(padded, torch.zeros(shape))
     print(shape, message.splitlines()[0])  # ✓ dims-padding-other
     #> (28,) RuntimeError: Padding length should be less than or equal to two times the input dimension but got padding length 4 and input of dimension 1
     #> (2, 8, 1, 28, 28) NotImplementedError: Padding size 4 is not supported for 5D input tensor.
     assert "conv2d" not in message  # F.pad fails first, before the convolution's own check ✓ dims-padding-other
-    assert "conv2d" not in message and error_of(padded, torch.zeros(1, 28, 28)) == "no error"
 # --8<-- [end:conv-dims]
 
 # --8<-- [start:conv-dims-why]
