@@ -124,6 +124,34 @@ def test_a_snippet_of_its_own_process_is_recorded_in_a_new_interpreter(tmp_path:
     assert record.blocks[1].kind == "raises" and "NameError" in record.blocks[1].error
 
 
+def test_what_an_own_process_snippet_forks_does_not_outlive_its_record(tmp_path: Path) -> None:
+    """Ranks that a snippet forks and leaves waiting (a time limit in a collective) were
+    once left running after `make matrix`, parented to init."""
+    import os
+    import time
+
+    from docverify.matrix.record import record_file
+
+    pid_file = tmp_path / "child.pid"
+    path = tmp_path / "forks.py"
+    path.write_text(
+        '"""Doc."""\n# process: own\nimport os\nimport time\n\nchild = os.fork()\n'
+        "if child == 0:\n    time.sleep(600)\n    os._exit(0)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child))\nprint(1)\n#> 1\n",
+        encoding="utf-8",
+    )
+    record_file(load(path), "forks.py", has_cuda=False)
+    child = int(pid_file.read_text())
+    for _ in range(50):  # init reaps it once it is killed
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(child, 9)
+    raise AssertionError(f"the forked process {child} was still running after the record")
+
+
 def test_a_block_whose_print_never_ran_says_why() -> None:
     source = "def f():\n    print('in f')\n    #> in f\n\n\nraise ValueError('no')\nf()\n"
     errors = [matrix.StatementError(6, 6, "ValueError: no")]

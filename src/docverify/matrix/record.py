@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -129,10 +130,17 @@ def record_in_own_process(snippet: SnippetFile, workdir: Path) -> Run:
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
     }
+    # A session of its own: ranks it forks and a time limit leaves waiting in a collective
+    # go with it (they outlived the recorder once, parented to init, holding 370 MB each).
+    child = subprocess.Popen(command, cwd=workdir, env=env, start_new_session=True)
     try:
-        subprocess.run(command, cwd=workdir, env=env, timeout=snippet.timeout_s + 30, check=False)
+        child.wait(timeout=snippet.timeout_s + 30)
     except subprocess.TimeoutExpired as exc:
         return [], [StatementError(1, 1, error_text(exc))], [], True
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
     if not out.is_file():
         return [], [StatementError(1, 1, "its process ended before it wrote a record")], [], False
     found = json.loads(out.read_text(encoding="utf-8"))
