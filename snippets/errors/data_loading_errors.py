@@ -337,9 +337,10 @@ if __name__ == "__main__":
     assert shm is None or shm.f_bsize * shm.f_blocks > 0  # its size: `df -h /dev/shm` ✓ killed-shm
     if os.path.exists("/proc/self/maps"):  # Linux: which file each range of this process's memory maps
         batch = next(iter(DataLoader(torch.randn(8, 3, 32, 32), batch_size=4, num_workers=1)))
+        with open("/proc/self/maps") as maps:
+            ranges = [line.split() for line in maps]
         start, end = batch.data_ptr(), batch.data_ptr() + batch.nbytes
-        with open("/proc/self/maps") as maps:  # a line per range: "low-high perms offset dev inode path"
-            files = [r[5] for r in map(str.split, maps) if len(r) > 5 and int(r[0].split("-")[0], 16) <= start < end <= int(r[0].split("-")[1], 16)]
+        files = [r[5] for r in ranges if len(r) > 5 and int(r[0].split("-")[0], 16) <= start < end <= int(r[0].split("-")[1], 16)]
         print(files[0].split("_")[0])  # the batch from the worker lives in a file in /dev/shm ✓ killed-shm
         #> /dev/shm/torch
     images = torch.randn(8, 3, 32, 32)
