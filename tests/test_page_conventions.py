@@ -14,16 +14,15 @@ tests/test_page_programs.py.
 from __future__ import annotations
 
 import importlib.util
-import io
 import re
 import sys
-import tokenize
 from pathlib import Path
 
 import pytest
 import yaml
 
 from docverify.contract import snippets as snippet_file
+from docverify.contract.line_trace import statements
 from docverify.contract.page_program import content_pages, fenced_embeds
 
 SNAKE_CASE = re.compile(r"_?[a-z0-9]+(?:_[a-z0-9]+)*")
@@ -104,12 +103,8 @@ def test_no_snippet_or_download_shadows_an_importable_module(
 
 
 def cuda_marked(path: Path) -> bool:
-    """Whether a comment of the file (not its docstring) marks a line `# requires: cuda`."""
-    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
-    return any(
-        tok.type == tokenize.COMMENT and re.match(r"#\s*requires:\s*cuda\b", tok.string)
-        for tok in tokens
-    )
+    """Whether a statement of the file requires CUDA, read as the harness reads the marks."""
+    return "cuda" in statements(path.read_text(encoding="utf-8")).values()
 
 
 def test_the_tensors_index_says_which_snippet_lines_need_cuda(

@@ -30,6 +30,7 @@ import time
 import warnings
 from dataclasses import asdict
 from pathlib import Path
+from unittest import mock
 
 from docverify.contract import snippets as snippet_file
 from docverify.contract.page_program import build, content_pages, covering_snippet
@@ -50,7 +51,7 @@ from docverify.matrix.stacks import RUNTIME_PACKAGES, stacks
 from docverify.paths import REPO_ROOT
 from docverify.run.isolation import SnippetTimeoutError
 from docverify.run.print_capture import PrintRecord
-from docverify.run.run_snippet import isolated_main, run_launched
+from docverify.run.run_snippet import SRC_DIR, isolated_main, run_launched
 
 # What one run gives: rank 0's (or the process's) prints, the statements that raised,
 # the warnings each statement emitted, and whether the time limit stopped it.
@@ -125,10 +126,10 @@ def record_in_own_process(snippet: SnippetFile, workdir: Path) -> Run:
     out = workdir / "own-process.json"
     code = "import sys; from docverify.matrix.record import dump_run; dump_run(*sys.argv[1:])"
     command = [sys.executable, "-c", code, str(snippet.path.resolve()), str(out)]
-    src = str(Path(__file__).resolve().parents[2])  # this recorder's docverify, first
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])),
+        # this recorder's docverify, first
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC_DIR), os.environ.get("PYTHONPATH")])),
     }
     # A session of its own: ranks it forks and a time limit leaves waiting in a collective
     # go with it (they outlived the recorder once, parented to init, holding 370 MB each).
@@ -309,16 +310,11 @@ def environment() -> dict[str, str]:
 def figures_elsewhere():
     """The figures the snippets draw go to a temporary folder (the snippets' processes
     inherit the variable): this stack's matplotlib must not redraw the committed ones."""
-    with tempfile.TemporaryDirectory(prefix="matrix-figures-") as folder:
-        before = os.environ.get(FIGURES_DIR_VARIABLE)
-        os.environ[FIGURES_DIR_VARIABLE] = folder
-        try:
-            yield Path(folder)
-        finally:
-            if before is None:
-                del os.environ[FIGURES_DIR_VARIABLE]
-            else:
-                os.environ[FIGURES_DIR_VARIABLE] = before
+    with (
+        tempfile.TemporaryDirectory(prefix="matrix-figures-") as folder,
+        mock.patch.dict(os.environ, {FIGURES_DIR_VARIABLE: folder}),
+    ):
+        yield Path(folder)
 
 
 def main(argv: list[str]) -> int:
