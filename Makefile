@@ -107,7 +107,7 @@ bench-conv1d-linear: $(STAMP)
 # Data: num_workers timings behind docs/data/num_workers.md, timing the page's own
 # pipeline (snippets/data/num_workers.py:pipeline). Rewrites
 # docs/assets/generated/data/num_workers.txt and the prose's generated summary
-# num_workers_summary{.md,.zh.md}; run on a quiet machine (about six minutes on 2 cores) and
+# num_workers_summary{.md,.zh.md}; run on a quiet machine (about two minutes on 2 cores) and
 # commit both (tests/test_benchmark_num_workers.py then checks the prose's verdicts).
 # Only the summary, from the committed table: benchmarks/num_workers.py --summary-only
 .PHONY: bench-num-workers

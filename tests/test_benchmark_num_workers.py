@@ -42,13 +42,13 @@ SUMMARY_WORDS = {
             SHORT: "- **Short training step",
             LONG: "- **Long training step",
         },
-        "slower than the main process": "1 worker: 1.40 (1.00), slower than the main process",
+        "slower than the main process": r"1 worker: [\d.]+ \([\d.]+\), slower than the main process",
         "faster than 1 worker": "faster than 1 worker",
         "enough": "Fewest workers within 0.03 of the best: {}.",
     },
     "zh": {
         "rows": {LOADING: "- **只加载", SHORT: "- **短训练步骤", LONG: "- **长训练步骤"},
-        "slower than the main process": "1 个 worker：1.40（1.00），比单用主进程更慢",
+        "slower than the main process": r"1 个 worker：[\d.]+（[\d.]+），比单用主进程更慢",
         "faster than 1 worker": "比 1 个 worker 更快",
         "enough": "与最佳值相差不超过 0.03 的最少 worker 数：{}。",
     },
@@ -98,12 +98,9 @@ def verdict_failures(r) -> list[str]:
         "loading only: 1 worker slower than the main process": r.ratio(LOADING, 1) > 1,
         # Loading only: "workers win only by running in parallel on several CPUs"
         "loading only: workers win with several CPUs": r.ratio(LOADING, r.cpus) < 1,
-        # Loading only: "more workers than CPUs came out faster ... but still far from the bound"
-        "loading only: more workers than CPUs faster than 1 per CPU": all(
-            r.ratio(LOADING, w) < r.ratio(LOADING, r.cpus) for w in more
-        ),
-        "loading only: still far from the bound": all(
-            r.ratio(LOADING, w) - r.bound(LOADING, w) > 0.1 for w in more
+        # Loading only: "more workers than CPUs were not faster than one worker per CPU"
+        "loading only: more workers than CPUs not faster": all(
+            r.ratio(LOADING, w) >= r.ratio(LOADING, r.cpus) for w in more
         ),
         # "persistent_workers=True saves it"
         "persistent_workers=True saves start-up time": r.persistent_ratio < 1,
@@ -152,8 +149,9 @@ def summary_failures(summary: str, lang: str) -> list[str]:
     """The verdicts of verdict_failures that the summary in `lang` states in words, checked."""
     words, rows = SUMMARY_WORDS[lang], summary_rows(summary, lang)
     checks = {
-        "loading only: 1 worker slower than the main process": words["slower than the main process"]
-        in rows[LOADING],
+        "loading only: 1 worker slower than the main process": bool(
+            re.search(words["slower than the main process"], rows[LOADING])
+        ),
         "short step: 2 workers faster than 1": words["faster than 1 worker"] in rows[SHORT],
         "long step: more workers are not faster than 1": words["faster than 1 worker"]
         not in rows[LONG],
@@ -199,24 +197,21 @@ def test_page_embeds_the_summary_and_types_no_measured_number(results) -> None:
     assert not typed, f"{PAGE.name} types measured numbers instead of embedding them: {typed}"
 
 
-def test_the_verdicts_the_prose_states_hold_on_the_committed_table(results) -> None:
+def test_the_verdicts_the_prose_states_hold_on_the_committed_table(bench, results) -> None:
     assert results.cpus == 2 and results.workers == (0, 1, 2, 4)
     # "several rounds over all settings, keeping each setting's fastest epoch";
     # "kept running between epochs (persistent_workers=True, after warm-up epochs)"
     text = TABLE.read_text(encoding="utf-8")
     rounds = int(re.search(r"fastest of (\d+) rounds kept", text)[1])
     assert rounds >= 2
-    assert "steady state: workers already running (persistent_workers=True" in text
+    assert bench.STEADY_STATE in text.splitlines()
     assert not verdict_failures(results)
 
 
 def test_the_verdict_checks_fail_on_contradicting_data(results) -> None:
-    # The old page said more workers than cores bring nothing; for loading only the
-    # committed table says otherwise (4 workers 0.72 vs 2 workers 0.78).
-    assert results.ratio(LOADING, 4) < results.ratio(LOADING, 2)
-    # A table in which 4 workers win with the long step, and 1 worker beats the
-    # main process when only loading (impossible: below the bound), contradicts
-    # the prose: the checks say so.
+    # A table in which 4 workers win with the long step and when only loading, and
+    # 1 worker beats the main process when only loading (impossible: below the bound),
+    # contradicts the prose: the checks say so.
     ratios = dict(results.ratios)
     ratios[LONG] = (1.0, 0.90, 0.85, 0.76)
     ratios[LOADING] = (1.0, 0.95, 0.78, 0.72)
@@ -226,9 +221,19 @@ def test_the_verdict_checks_fail_on_contradicting_data(results) -> None:
         "long step: 1 worker hides most of the loading",
         "long step: more workers are not faster than 1",
         "loading only: 1 worker slower than the main process",
+        "loading only: more workers than CPUs not faster",
         "short step needs more workers than the long one",
         "two workers for the short step, one for the long",
     ]
+
+
+def test_the_timer_warms_up_as_often_as_the_table_says(bench) -> None:
+    # Each timing is Timer.timeit(number=1): the statement's runs before the timed one are
+    # the warm-up epochs the table's heading names (torch.utils.benchmark decides how many).
+    runs: list[int] = []
+    bench.Timer(stmt="runs.append(1)", globals={"runs": runs}, num_threads=1).timeit(number=1)
+    assert len(runs) - 1 == bench.WARM_UP_EPOCHS
+    assert f"after {bench.WARM_UP_EPOCHS} warm-up epochs" in bench.STEADY_STATE
 
 
 def test_the_bound_counts_workers_up_to_the_cpus(results) -> None:
