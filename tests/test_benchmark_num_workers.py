@@ -20,6 +20,7 @@ import dataclasses
 import importlib.util
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -234,6 +235,15 @@ def test_the_timer_warms_up_as_often_as_the_table_says(bench) -> None:
     bench.Timer(stmt="runs.append(1)", globals={"runs": runs}, num_threads=1).timeit(number=1)
     assert len(runs) - 1 == bench.WARM_UP_EPOCHS
     assert f"after {bench.WARM_UP_EPOCHS} warm-up epochs" in bench.STEADY_STATE
+
+
+def test_a_sleeping_step_leaves_the_cpu_free() -> None:
+    # "a training step simulated with time.sleep, which ... leaves the CPU free": the process
+    # uses almost no CPU time while it sleeps (a busy loop of the same length would use all).
+    cpu, wall = time.process_time(), time.perf_counter()
+    time.sleep(0.2)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    assert wall >= 0.2 and cpu < 0.25 * wall
 
 
 def test_the_bound_counts_workers_up_to_the_cpus(results) -> None:
