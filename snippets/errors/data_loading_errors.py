@@ -300,15 +300,17 @@ def killed_worker_error(sig, stderr_file):
     saved_stderr, saved_core = os.dup(2), resource.getrlimit(resource.RLIMIT_CORE)
     os.dup2(stderr_file.fileno(), 2)  # the worker inherits these two when it is forked
     resource.setrlimit(resource.RLIMIT_CORE, (0, saved_core[1]))
+    others = set(multiprocessing.active_children())  # workers of earlier loaders may still run
     try:
         batches = iter(DataLoader(torch.arange(64), num_workers=1))  # starts the worker
     finally:
         os.dup2(saved_stderr, 2)
         os.close(saved_stderr)
         resource.setrlimit(resource.RLIMIT_CORE, saved_core)
+    [worker] = set(multiprocessing.active_children()) - others  # this loader's own worker
     try:
         next(batches)
-        os.kill(multiprocessing.active_children()[-1].pid, sig)
+        os.kill(worker.pid, sig)
         time.sleep(10)  # the loader notices its worker's death at once, and raises
     except RuntimeError as err:
         return re.sub(r"pid \d+", "pid <pid>", str(err)).rstrip()
