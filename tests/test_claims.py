@@ -243,6 +243,62 @@ def test_a_check_only_a_gpu_runs_says_so_with_its_outcome() -> None:
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_timing_page_marks_its_gpu_checks_not_run_until_a_gpu_run_is_recorded(
+    lang: str,
+) -> None:
+    # distributed/index.md: the timing page's GPU-only facts have checks that only a GPU
+    # run reaches, and each ✓ link to one says "not run yet" until a GPU run is recorded.
+    from docverify.i18n.site_text import text
+    from docverify.results import report
+    from docverify.site import proof_links
+    from docverify.site.state import SiteBuild
+
+    page = "docs/" + languages.twin("distributed/timing.md", lang)
+    resolved, problems = proofs.resolve(page, (REPO_ROOT / page).read_text("utf-8"), REPO_ROOT)
+    assert not problems
+    markers = {
+        marker: [t for t in targets if t.page and not t.versions and t.check.cuda_only]
+        for marker, targets in resolved.items()
+    }
+    markers = {marker: gpu for marker, gpu in markers.items() if gpu}
+    assert markers, page  # the page links checks that only a GPU run reaches
+    shown = SimpleNamespace(file=SimpleNamespace(src_uri="distributed/timing.md"), url="x/")
+
+    def labels(build: SiteBuild) -> set[str]:
+        found = set()
+        for marker, gpu in markers.items():
+            links = proof_links._links(build, resolved[marker], shown, None)
+            found |= {proof_links._gpu_label(build, target) for target in gpu}
+            assert all(proof_links._gpu_label(build, t) in links for t in gpu), marker
+        return found
+
+    not_run = text(lang, "proof.gpu", outcome=text(lang, "proof.gpu_not_run"))
+    assert labels(SiteBuild(root=REPO_ROOT, lang=lang)) == {not_run}  # no GPU report
+    recorded = SiteBuild(root=REPO_ROOT, lang=lang)
+    files = {t.check.file for gpu in markers.values() for t in gpu}
+    recorded.reports = {
+        "cuda": {
+            rel: report.SnippetResult(
+                snippet=rel,
+                device="cuda",
+                outcome="passed",
+                sections=(),
+                duration_s=1.0,
+                date="2026-01-02",
+                commit="c",
+                torch="t",
+                python="p",
+                machine="m",
+                sha256=report.file_sha256(REPO_ROOT / rel),  # of the file as it is: current
+            )
+            for rel in files
+        }
+    }
+    passed = text(lang, "proof.gpu", outcome=text(lang, "proof.gpu_passed", date="2026-01-02"))
+    assert labels(recorded) == {passed}  # once a current GPU run is recorded: its outcome
+
+
 @pytest.mark.parametrize(
     ("lang", "label"),
     [("en", "checked on GPU only: not run yet"), ("zh", "仅在 GPU 上检查：尚未运行")],

@@ -164,10 +164,12 @@ except RuntimeError as err:
 # --8<-- [end:reduce-broadcast-gather]
 
 # --8<-- [start:async]
-code = " ".join(inspect.getsource(dist.all_reduce).split())
-# async_op=True returns the handle; the default waits for the work itself:
-assert "if async_op: return work elif ( work is not None ):" in code  # ✓ async-source
-assert "# Backward compatible with backends that don't sync at CPP level work.wait()" in code
+for collective in (dist.all_reduce, dist.reduce, dist.broadcast, dist.all_gather):
+    assert inspect.signature(collective).parameters["async_op"].default is False  # ✓ async-default
+    code = " ".join(inspect.getsource(collective).split())
+    # async_op=True returns the handle; the default waits for the work itself:
+    assert "if async_op: return work elif ( work is not None ):" in code  # ✓ async-source
+    assert "# Backward compatible with backends that don't sync at CPP level work.wait()" in code
 t = torch.ones(3)
 work = dist.all_reduce(t, async_op=True)  # returns at once with a handle
 work.wait()  # now t holds the sum

@@ -59,11 +59,16 @@ finally:
 a = torch.Tensor(2, 3, 4)  # sizes: 2*3*4 of UNINITIALISED memory (values not shown)
 print(a.shape, a.dtype)  # ✓ sizes
 #> torch.Size([2, 3, 4]) torch.float32
-b = torch.Tensor([[1, 2, 3], [4, 5, 6]])  # from a list: always the default dtype
+b = torch.Tensor([[1, 2, 3], [4, 5, 6]])  # from a list of real numbers: the default dtype
 print(b)  # ✓ from-list
 #> tensor([[1., 2., 3.],
 #>         [4., 5., 6.]])
-assert torch.Tensor([True]).dtype == torch.Tensor([1]).dtype == torch.float32  # whatever the data ✓ from-list-any
+assert {torch.Tensor(data).dtype for data in ([1], [True], [0.5])} == {torch.float32}  # ints, bools, floats ✓ from-list-any
+try:
+    torch.Tensor([1j])  # complex data is not converted ...
+except TypeError as err:
+    print(err)  # ... but refused ✓ from-list-complex
+    #> must be real number, not complex
 c = torch.tensor([[1, 2, 3], [4, 5, 6]])  # lower-case tensor: infers the dtype from the data
 print(c.dtype, torch.tensor([1.0, 2]).dtype, torch.tensor([True]).dtype)  # ✓ infers
 #> torch.int64 torch.float32 torch.bool
@@ -74,6 +79,8 @@ torch.use_deterministic_algorithms(True)  # this mode fills uninitialised memory
 try:  # ... so it shows that torch.Tensor(sizes), like torch.empty, sets no values
     print(torch.Tensor(2, 3).isnan().all().item(), torch.empty(2, 3).isnan().all().item())  # ✓ uninitialised
     #> True True
+    floats = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128)
+    assert all(torch.empty(2, dtype=d).isnan().all() for d in floats)  # not only float32 ✓ det-nan-all
     print(torch.empty(2, dtype=torch.int32), torch.empty(2, dtype=torch.bool))  # not NaN: the largest value ✓ det-int
     #> tensor([2147483647, 2147483647], dtype=torch.int32) tensor([True, True])
     integers = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16, torch.uint32, torch.uint64)
@@ -89,8 +96,8 @@ assert (torch.zeros(2, 3, 4) == 0).all() and (torch.ones(2, 3, 4) == 1).all()  #
 print(torch.full([2, 3], 0.5))  # ✓ full
 #> tensor([[0.5000, 0.5000, 0.5000],
 #>         [0.5000, 0.5000, 0.5000]])
-print(torch.full([2], 7).dtype)  # the dtype follows the fill value ✓ full-dtype
-#> torch.int64
+print([torch.full([2], v).dtype for v in (7, 0.5, True, 1j)])  # the dtype follows the fill value ✓ full-dtype
+#> [torch.int64, torch.float32, torch.bool, torch.complex64]
 print(torch.eye(3))  # ✓ eye
 #> tensor([[1., 0., 0.],
 #>         [0., 1., 0.],
