@@ -20,6 +20,7 @@ from docverify.contract import snippets as snippet_file
 from docverify.run import isolation
 from docverify.run.print_capture import expected_source
 from docverify.run.run_snippet import run_in_process, run_launched
+from harness import plugin as harness_plugin
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout under test
 
@@ -256,10 +257,11 @@ def test_update_examples_rewrites_then_check_passes(inner_suite: pytest.Pytester
 
 
 def test_cuda_only_snippet_is_skipped_with_reason_without_cuda(
-    inner_suite: pytest.Pytester,
+    inner_suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if torch.cuda.is_available():
-        pytest.skip("this machine has CUDA: the snippet runs instead of being skipped")
+    # The harness asks harness.plugin.cuda_available(); answering "no" here checks the
+    # skip on a GPU machine too.
+    monkeypatch.setattr(harness_plugin, "cuda_available", lambda: False)
     write_snippet(
         inner_suite.path / "snippets",
         "gpu.py",
@@ -272,6 +274,29 @@ def test_cuda_only_snippet_is_skipped_with_reason_without_cuda(
     result = run_inner(inner_suite, "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*needs CUDA: no CUDA device on this machine*"])
+
+
+def test_cuda_only_snippet_runs_where_cuda_is_present(
+    inner_suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other half: where the harness finds CUDA, a `# requires: cuda` file is run and
+    checked like any other (its stale `#>` line fails it), not skipped. CUDA's presence is
+    the harness's answer, stood in for here, so a machine without a GPU checks this too;
+    the snippet itself needs no GPU."""
+    monkeypatch.setattr(harness_plugin, "cuda_available", lambda: True)
+    snippet = write_snippet(
+        inner_suite.path / "snippets",
+        "gpu.py",
+        """
+        # requires: cuda
+        print("ran")
+        #> stale
+    """,
+    )
+    result = run_inner(inner_suite, "-rs")
+    result.assert_outcomes(failed=1)
+    snippet.write_text(snippet.read_text().replace("#> stale", "#> ran"))
+    run_inner(inner_suite).assert_outcomes(passed=1)
 
 
 def test_throw_away_snippets_stay_out_of_the_verification_report(

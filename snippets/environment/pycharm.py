@@ -85,6 +85,13 @@ for argv in (
     print(shown.stdout.strip())  # ✓ where-u
     #> python took [] | the module got ['--nproc_per_node=2', '-u', 'corr.py']
     #> python took ['-u'] | the module got ['--nproc_per_node=2', 'corr.py']
+help_text = subprocess.run([sys.executable, "--help"], capture_output=True, text=True, check=True).stdout
+assert "-m mod : run library module as a script (terminates option list)" in help_text  # ✓ m-ends-options
+options = ["-u", "-O", "-B", "-X", "dev", "-c", "pass"]  # interpreter options, after the module name
+shown = subprocess.run(
+    [sys.executable, "-m", "show_args", *options], cwd=work, capture_output=True, text=True, check=True
+)
+assert shown.stdout.strip() == f"python took [] | the module got {options}"  # all handed on ✓ m-all-handed-on
 # --8<-- [end:where-u-goes]
 
 # --8<-- [start:real-error]

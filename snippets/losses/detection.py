@@ -52,13 +52,16 @@ try:  # -1 is the only value outside [0, 1] it accepts
 except ValueError as err:
     print(err)  # ✓ alpha-range
     #> Invalid alpha value: -0.5. alpha must be in the range [0,1] or -1 for ignore.
+inf = float("inf")
+alphas = [-inf, -2.0, -1.0001, -1.0, -0.9999, -0.5, -1e-6, 0.0, 0.25, 1.0, 1 + 1e-6, 1.5, 1e9, inf]
 refused = []
-for alpha in [-2.0, 1.0001, 1.5]:  # further below 0, and above 1
+for alpha in alphas:  # around 0, 1 and -1, and far out
     try:
         sigmoid_focal_loss(logits, targets, alpha=alpha)
     except ValueError:
         refused.append(alpha)
-assert refused == [-2.0, 1.0001, 1.5]  # ✓ alpha-range-2
+assert refused == [a for a in alphas if not 0 <= a <= 1 and a != -1]  # refused: outside [0, 1], -1 excepted ✓ alpha-range-2
+assert "if not (0 <= alpha <= 1) and alpha != -1:" in inspect.getsource(sigmoid_focal_loss)  # the rule ✓ alpha-rule
 # --8<-- [end:focal]
 
 # --8<-- [start:giou]

@@ -97,7 +97,7 @@ print(x)
 sel = torch.masked_select(x, x > 0.5)  # always 1-D, in row-major order
 print(sel)  # ✓ masked-select
 #> tensor([0.7682, 0.6341, 0.8964])
-for shape in [(8, 256, 14, 14), (5,), (2, 3, 4)]:  # 1-D for any shape, the notes' one included
+for shape in [(8, 256, 14, 14), (5,), (2, 3, 4), (), (0, 3)]:  # 1-D for any shape: the notes', 0-dim, empty
     t = torch.rand(shape, generator=g)
     assert torch.masked_select(t, t > 0.5).dim() == 1  # ✓ always-1d
 assert torch.equal(sel, x[x > 0.5])  # boolean indexing gives the same ✓ boolean-index

@@ -150,6 +150,21 @@ print(first_half + resumed == straight)  # another shuffle, other noise, other d
 #> False
 print(all(torch.equal(p, q) for p, q in zip(model.parameters(), straight_params, strict=True)))  # ✓ without-rng-weights
 #> False
+
+
+def next_draws(loader) -> list:
+    """What each generator gives next: the epoch's order, NumPy's noise, Python's factor, a dropout mask."""
+    order = torch.cat([yb for _, yb in loader]).flatten().tolist()  # the loader's generator
+    noise = np.random.normal(0, 0.01, 4).tolist()
+    factor = random.uniform(0.9, 1.1)
+    mask = F.dropout(torch.ones(16), 0.2).tolist()  # the CPU generator, as nn.Dropout draws
+    return [order, noise, factor, mask]
+
+
+restored = next_draws(resume(path)[4])
+not_restored = next_draws(resume(path, restore=())[4])
+print([a != b for a, b in zip(restored, not_restored, strict=True)])  # shuffle, noise, factor, mask ✓ draws-differ
+#> [True, True, True, True]
 for name in ALL_RNG:  # each generator matters: leave out any one of them, and the run differs
     start, model, opt, sched, loader = resume(path, restore=tuple(g for g in ALL_RNG if g != name))
     resumed = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
@@ -162,9 +177,12 @@ for name in ALL_RNG:  # each generator matters: leave out any one of them, and t
 for name in ALL_STATES:  # so does the optimizer's state (Adam's moments) or the scheduler's (its epoch count)
     start, model, opt, sched, loader = resume(path, states=tuple(s for s in ALL_STATES if s != name))
     resumed = [train_epoch(model, opt, sched, loader) for epoch in range(start, 4)]
-    print(f"without the {name}'s state: {first_half + resumed == straight}, epoch count {sched.last_epoch}")  # ✓ each-state
-    #> without the optimizer's state: False, epoch count 4
-    #> without the scheduler's state: False, epoch count 2
+    print(f"without the {name}'s state: {first_half + resumed == straight}, epoch count {sched.last_epoch}, lr {sched.get_last_lr()}")  # ✓ each-state
+    #> without the optimizer's state: False, epoch count 4, lr [0.005]
+    #> without the scheduler's state: False, epoch count 2, lr [0.01]
+sched.step()  # the scheduler that lost its state, at the end of a fifth epoch: its count reaches 3
+print(sched.last_epoch, sched.get_last_lr())  # halved only now, two epochs after the uninterrupted run ✓ late-halving
+#> 3 [0.005]
 # --8<-- [end:without-rng]
 
 # --8<-- [start:gpu]

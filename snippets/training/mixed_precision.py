@@ -25,9 +25,9 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
         "linear": h,
         "x @ x.T": x @ x.T,
         "conv1d": conv(x.view(4, 2, 4)),
-        "mse_loss": F.mse_loss(h, target),
+        "mse_loss": F.mse_loss(h, target.bfloat16()),  # bfloat16 inputs, both
         "cross_entropy": F.cross_entropy(h, labels),
-        "bce_with_logits": F.binary_cross_entropy_with_logits(h, target.sigmoid()),
+        "bce_with_logits": F.binary_cross_entropy_with_logits(h, target.sigmoid().bfloat16()),
         "prod": h.prod(),
         "h.sum()": h.sum(),
         "h.softmax()": h.softmax(-1),
@@ -39,6 +39,23 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
         "x.exp()": x.exp(),
         "h + x[:, :3]": h + x[:, :3],
     }
+    more = [  # the other convolutions (float32 weights of ones) and a batched matrix product
+        F.conv2d(x.view(1, 2, 4, 4), torch.ones(3, 2, 2, 2)),
+        F.conv3d(x.view(1, 2, 2, 2, 4), torch.ones(3, 2, 2, 2, 2)),
+        F.conv_transpose1d(x.view(4, 2, 4), torch.ones(2, 3, 3)),
+        F.conv_transpose2d(x.view(1, 2, 4, 4), torch.ones(2, 3, 2, 2)),
+        F.conv_transpose3d(x.view(1, 2, 2, 2, 4), torch.ones(2, 3, 2, 2, 2)),
+        x.view(2, 4, 4) @ x.view(2, 4, 4),
+    ]
+assert all(out.dtype == torch.bfloat16 for out in more)  # ✓ cpu-convs
+# outside autocast the same losses and prod of bfloat16 inputs stay bfloat16: autocast casts them up
+without_autocast = [
+    F.mse_loss(h, target.bfloat16()),
+    F.cross_entropy(h, labels),
+    F.binary_cross_entropy_with_logits(h, target.sigmoid().bfloat16()),
+    h.prod(),
+]
+assert all(out.dtype == torch.bfloat16 for out in without_autocast)  # ✓ losses-cast-up
 for name, out in ops.items():
     print(f"{name:>15}: {out.dtype}")  # ✓ cpu-dtypes
     #>          linear: torch.bfloat16
