@@ -213,7 +213,7 @@ assert out.device == next(conv.parameters()).device and out.shape == (2, 8, 14, 
 
 # --8<-- [start:device-assert]
 hint = compiled_texts(b"might be asynchronously reported") + compiled_texts(b"to enable device-side assertions")
-print(*hint, sep="\n")  # what torch adds to a CUDA error ✓ assert-hint
+print(*hint, sep="\n")  # torch's hint about CUDA errors ✓ assert-hint
 #> CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
 #> For debugging consider passing CUDA_LAUNCH_BLOCKING=1
 logits = torch.randn(4, 5)  # 5 classes
