@@ -216,6 +216,21 @@ def test_stale_output_fails_with_diff_naming_file_and_line(inner_suite: pytest.P
     result.stdout.fnmatch_lines(["*stale.py:2: `#>` output lines differ*", "-#> 3", "+#> 2"])
 
 
+def test_a_print_with_no_output_lines_fails(inner_suite: pytest.Pytester) -> None:
+    """Every printed line is compared: a print with no `#>` line under it fails too."""
+    write_snippet(
+        inner_suite.path / "snippets",
+        "unrecorded.py",
+        """
+        print(1 + 1)
+        x = 1
+    """,
+    )
+    result = run_inner(inner_suite)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*unrecorded.py:*`#>` output lines differ*", "+#> 2"])
+
+
 def test_failing_snippet_is_one_clean_failure_at_its_own_line(inner_suite: pytest.Pytester) -> None:
     write_snippet(
         inner_suite.path / "snippets",

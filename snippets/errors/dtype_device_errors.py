@@ -5,6 +5,7 @@ Page: docs/errors/dtype_device_errors.md
 
 # --8<-- [start:setup]
 import inspect
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -264,9 +265,14 @@ print(sorted(t.decode() for t in texts if t.startswith((b"Found no NVIDIA driver
 if torch.cuda.is_available():  # requires: cuda
     assert torch.zeros(1, device="cuda").is_cuda  # ✓ no-cuda-gpu
 else:
-    failure = raised(lambda: torch.zeros(1, device="cuda"))
+    try:
+        torch.zeros(1, device="cuda")  # a first use of CUDA: a tensor there
+    except RuntimeError as err:
+        failure = f"RuntimeError: {err}"
+        raised_in = traceback.extract_tb(err.__traceback__)[-1].name  # the function it came from
     no_driver = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
     assert torch.version.cuda is not None and failure == no_driver, failure  # a CUDA build, no driver ✓ no-cuda-here
+    assert raised_in == "_lazy_init", raised_in  # raised inside torch.cuda._lazy_init ✓ no-cuda-lazy
 # --8<-- [end:no-cuda]
 
 # --8<-- [start:no-cuda-fix]

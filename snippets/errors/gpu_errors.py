@@ -213,7 +213,7 @@ assert out.device == next(conv.parameters()).device and out.shape == (2, 8, 14, 
 
 # --8<-- [start:device-assert]
 hint = compiled_texts(b"might be asynchronously reported") + compiled_texts(b"to enable device-side assertions")
-print(*hint, sep="\n")  # what torch adds to a CUDA error ✓ assert-hint
+print(*hint, sep="\n")  # torch's hint about CUDA errors ✓ assert-hint
 #> CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
 #> For debugging consider passing CUDA_LAUNCH_BLOCKING=1
 logits = torch.randn(4, 5)  # 5 classes
@@ -290,7 +290,8 @@ with torch.backends.cudnn.flags(enabled=False):  # the same layer without cuDNN:
     without_cudnn = conv(images.to(device))
 assert torch.backends.cudnn.enabled  # switched on again after the block ✓ cudnn-off
 assert torch.allclose(conv(images.to(device)), without_cudnn, rtol=1e-2, atol=1e-2)  # the same result ✓ cudnn-off
-not_cuda = (images.cpu(), images.double(), images.half(), images.to("meta"))  # CPU and meta, three dtypes
+three_dtypes = (torch.float32, torch.float64, torch.float16)
+not_cuda = [images.to(place, dtype) for place in ("cpu", "meta") for dtype in three_dtypes]  # CPU and meta, three dtypes each
 assert not any(torch.backends.cudnn.is_acceptable(t) for t in not_cuda)  # none may go to cuDNN ✓ cudnn-cpu
 acceptable = inspect.getsource(torch.backends.cudnn.is_acceptable)
 assert 'if tensor.device.type != "cuda"' in acceptable  # the rule: any device but CUDA is refused ✓ cudnn-cpu

@@ -81,7 +81,7 @@ print(outcome(e.add_, 1))  # some in-place ops refuse to write into an expanded 
 #> RuntimeError: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.
 print(outcome(e.mul_, 2) == outcome(e.copy_, torch.ones(4, 3)) == outcome(e.add_, 1))  # mul_, copy_ too ✓ expand-refused-too
 #> True
-e[0, 0] = 5  # ... but indexed assignment is NOT refused: it writes through to x
+e[0, 0] = 5  # ... but assigning a number to one element is NOT refused: it writes through to x
 print(x, e[:, 0])  # ✓ expand-write
 #> tensor([[5., 1., 2.]]) tensor([5., 5., 5., 5.])
 e.fill_(7)  # so do fill_ ...
