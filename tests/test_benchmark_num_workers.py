@@ -226,6 +226,19 @@ def test_the_verdict_checks_fail_on_contradicting_data(results) -> None:
         "short step needs more workers than the long one",
         "two workers for the short step, one for the long",
     ]
+    # A second table breaks the verdicts the first leaves standing: with the short step one
+    # worker per CPU barely helps and more workers win; loading only never wins; and keeping
+    # the workers costs time.
+    ratios = dict(results.ratios)
+    ratios[SHORT] = (1.0, 0.80, 0.75, 0.74)
+    ratios[LOADING] = (1.0, 1.2, 1.05, 1.10)
+    doctored = dataclasses.replace(results, ratios=ratios, persistent_ratio=1.05)
+    assert verdict_failures(doctored) == [
+        "short step: 1 worker per CPU clearly faster than 1",
+        "short step: more workers than CPUs not faster",
+        "loading only: workers win with several CPUs",
+        "persistent_workers=True saves start-up time",
+    ]
 
 
 def test_the_timer_warms_up_as_often_as_the_table_says(bench) -> None:

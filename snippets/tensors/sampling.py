@@ -30,7 +30,7 @@ for k in range(50):
         moved = (raw != normed).nonzero().flatten().tolist()  # the draws that differ
         differ += bool(moved)
         skipped = [big[min(raw[i], normed[i]) + 1 : max(raw[i], normed[i])].sum() / big.sum() for i in moved]
-        assert len(moved) <= 1 and all(share < 1e-6 for share in skipped)  # one draw, to the next bin ✓ multinomial-nearby
+        assert len(moved) <= 1 and all(share < 1e-6 for share in skipped)  # one draw, to a nearby bin ✓ multinomial-nearby
 assert differ > 0  # ✓ multinomial-rounding
 for bad in ([0.0, 0.0, 0.0], [1.0, float("inf")]):  # the weights must be finite, and not all zero
     try:
