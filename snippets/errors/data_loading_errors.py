@@ -5,6 +5,7 @@ Page: docs/errors/data_loading_errors.md
 # timeout: 120
 
 # --8<-- [start:setup]
+import gc
 import io
 import multiprocessing
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import warnings
 from pathlib import Path
 
@@ -381,6 +383,7 @@ if __name__ == "__main__":
         list(DataLoader(Labelled(), batch_size=1, num_workers=1))
     except KeyError as err:
         worker_error = str(err)
+        traceback.clear_frames(err.__traceback__)  # frees the loader now (see "A pause of 5 s" below)
         print(worker_error.splitlines()[0])  # ✓ caught-message
         #> Caught KeyError in DataLoader worker process 0.
         print(worker_error.splitlines()[-1])  # the worker's own error: the last line ✓ caught-original
@@ -389,6 +392,7 @@ if __name__ == "__main__":
         next(iter(DataLoader(Undecodable(), num_workers=1)))
     except Exception as err:
         rebuilt = err
+        traceback.clear_frames(err.__traceback__)
     try:
         Undecodable()[0]  # in the main process: the dataset's own error
     except UnicodeDecodeError as err:
@@ -408,6 +412,44 @@ if __name__ == "__main__":
     fixed = [Labelled()[i] for i in Labelled.labels]  # the bug itself: sample 2 has no label
     assert [int(x) for x, _ in fixed] == [0, 1, 3]  # ✓ caught-fix
 # --8<-- [end:caught-fix]
+
+# --8<-- [start:caught-pause]
+class Broken(Dataset):
+    """Every sample fails."""
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        raise ValueError(f"sample {i} is broken")
+
+
+def caught_with_worker(free_now):
+    """Catch a worker's error as a training script would, and return that worker."""
+    others = set(multiprocessing.active_children())
+    try:
+        next(iter(DataLoader(Broken(), num_workers=1)))
+    except ValueError as err:
+        [worker] = set(multiprocessing.active_children()) - others
+        if free_now:
+            traceback.clear_frames(err.__traceback__)  # the traceback's frames let go of the loader
+            assert "next(iter(DataLoader(" in "".join(traceback.format_tb(err.__traceback__))  # still printable ✓ pause-printable
+    return worker
+
+
+if __name__ == "__main__":
+    assert gc.isenabled()  # Python's collector runs by itself, now and then ✓ pause-auto
+    worker = caught_with_worker(free_now=False)
+    print(worker.is_alive())  # the loader and its worker outlive the except block ✓ pause-alive
+    #> True
+    start = time.perf_counter()
+    gc.collect()  # only the garbage collector frees them, at a moment of its choosing
+    print(time.perf_counter() - start >= 5, worker.is_alive())  # it took 5 s or more ✓ pause-gc
+    #> True False
+    worker = caught_with_worker(free_now=True)
+    print(worker.is_alive())  # stopped already in the except block ✓ pause-fix
+    #> False
+# --8<-- [end:caught-pause]
 
 # --8<-- [start:num-samples]
 if __name__ == "__main__":
