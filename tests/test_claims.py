@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from docverify.contract import claims, proofs
+from docverify.contract import boxes, claims, proofs
 from docverify.contract.line_trace import statements
 from docverify.contract.page_program import content_pages
 from docverify.i18n import languages
@@ -38,6 +38,56 @@ def test_a_content_page_links_its_claims_to_their_proofs(page: str) -> None:
         f"{page}: {coverage.share:.0%} of {coverage.claims} claims linked or boxed "
         f"(target {claims.TARGET:.0%}); unproven:\n" + "\n".join(unproven)
     )
+
+
+def _pages_with_corrections() -> list[str]:
+    found = []
+    for source in languages.source_pages(DOCS_DIR):
+        for lang in languages.LANGUAGES:
+            page = "docs/" + languages.twin(source.relative_to(DOCS_DIR).as_posix(), lang)
+            if "!!! correction" in (REPO_ROOT / page).read_text(encoding="utf-8"):
+                found.append(page)
+    return found
+
+
+def _unlinked_in_corrections(page: str, markdown: str) -> list[str]:
+    """The claim sentences inside the page's Correction boxes that link no proof."""
+    inside = {
+        line
+        for box in boxes.find_boxes(page, markdown)
+        if box.kind == boxes.CORRECTION
+        for line, _ in box.body
+    }
+    return [
+        f"{page}:{s.line}: {s.text[:90]}"
+        for s in claims.sentences(page, markdown)
+        if s.line in inside and s.kind == claims.UNPROVEN
+    ]
+
+
+@pytest.mark.parametrize("page", _pages_with_corrections())
+def test_every_claim_in_a_correction_box_links_its_proof(page: str) -> None:
+    # errata.md: the right answer's sentences link to their checks. The 95% share above
+    # lets a few sentences of a page go unlinked; inside a Correction box, none may.
+    unlinked = _unlinked_in_corrections(page, (REPO_ROOT / page).read_text(encoding="utf-8"))
+    assert not unlinked, "\n".join(unlinked)
+
+
+def test_an_unlinked_sentence_in_a_correction_box_is_reported() -> None:
+    markdown = (
+        "# T\n\n"
+        '!!! correction "Correction: wrong"\n'
+        "    原文: 「a」\n\n"
+        "    It is b. {✓ b}\n"
+        "    It is c.\n\n"
+        "It is d.\n"  # outside the box: the 95% share counts it, this rule does not
+    )
+    assert _unlinked_in_corrections("docs/t/p.md", markdown) == ["docs/t/p.md:7: It is c."]
+    # the quote's gloss is the notes' meaning, not a claim: italic in English, （…） in Chinese
+    english = '!!! correction "Correction: wrong"\n    原文: `a` (*gloss*). It is b. {✓ b} It is c.\n'
+    assert _unlinked_in_corrections("docs/t/p.md", english) == ["docs/t/p.md:2: It is c."]
+    chinese = '!!! correction "更正：错"\n    原文: `a`（注释）。它是 b。{✓ b}它是 c。\n'
+    assert _unlinked_in_corrections("docs/t/p.zh.md", chinese) == ["docs/t/p.zh.md:2: 它是 c。"]
 
 
 @pytest.mark.parametrize(
@@ -226,21 +276,50 @@ def test_the_build_links_each_claim_and_marks_each_check_line(tmp_path: Path) ->
         proof_links.anchor_checks(html.replace("✓ sums-to-two", "no mark"), page)
 
 
-def test_a_check_only_a_gpu_runs_says_so_with_its_outcome() -> None:
+def test_a_check_only_a_gpu_runs_says_so_with_its_outcome(tmp_path: Path) -> None:
+    # errata.md: such a check says so, with the outcome of the GPU run that reached it
+    # ("not run yet" while no current GPU run of its file is recorded).
+    from docverify.results import report
     from docverify.site import proof_links
     from docverify.site.state import SiteBuild
 
-    check = proofs.Check("on-gpu", "snippets/tensors/gpu.py", 12, cuda_only=True)
+    rel = "snippets/tensors/gpu.py"
+    (tmp_path / rel).parent.mkdir(parents=True)
+    (tmp_path / rel).write_text("# requires: cuda\nassert True  # ✓ on-gpu\n", encoding="utf-8")
+    check = proofs.Check("on-gpu", rel, 2, cuda_only=True)
+    target = proofs.Target(check, "docs/tensors/gpu.md")
     page = SimpleNamespace(file=SimpleNamespace(src_uri="tensors/gpu.md"), url="tensors/gpu/")
-    build = SiteBuild(root=REPO_ROOT)
-    link = proof_links._link(build, proofs.Target(check, "docs/tensors/gpu.md"), page, None)
-    assert "✓ checked on GPU only: not run yet" in link
-    assert "仅在 GPU 上检查：尚未运行" in proof_links._link(
-        SiteBuild(root=REPO_ROOT, lang="zh"),
-        proofs.Target(check, "docs/tensors/gpu.md"),
-        page,
-        None,
-    )
+
+    def link(lang: str, outcome: str | None = None, sha256: str = "") -> str:
+        build = SiteBuild(root=tmp_path, lang=lang)
+        if outcome:
+            build.reports = {
+                "cuda": {
+                    rel: report.SnippetResult(
+                        snippet=rel,
+                        device="cuda",
+                        outcome=outcome,
+                        sections=(),
+                        duration_s=1.0,
+                        date="2026-01-02",
+                        commit="c",
+                        torch="t",
+                        python="p",
+                        machine="m",
+                        sha256=sha256 or report.file_sha256(tmp_path / rel),
+                    )
+                }
+            }
+        return proof_links._link(build, target, page, None)
+
+    assert "✓ checked on GPU only: not run yet" in link("en")
+    assert "仅在 GPU 上检查：尚未运行" in link("zh")
+    assert "✓ checked on GPU only: passed on 2026-01-02" in link("en", "passed")
+    assert "✓ checked on GPU only: FAILED on 2026-01-02" in link("en", "failed")
+    assert "仅在 GPU 上检查：2026-01-02 通过" in link("zh", "passed")
+    assert "仅在 GPU 上检查：2026-01-02 失败" in link("zh", "failed")
+    # a run of an older version of the file vouches for nothing: not run yet
+    assert "✓ checked on GPU only: not run yet" in link("en", "passed", sha256="0" * 64)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -138,6 +138,14 @@ def test_errata_list_corrections_only_and_count_every_kind(tmp_path: Path) -> No
     )
 
 
+def test_the_contributors_rule_keeps_caveats_for_notes_that_were_right_but_incomplete() -> None:
+    # errata.md: which kind of box a page uses is the contributors' rule (CONTRIBUTING.md,
+    # "Three kinds of boxes"): a Caveat where the notes were right but left something out.
+    rules = (REPO_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert '| `!!! caveat "Caveat: <short>"` | the notes were right but incomplete |' in rules
+    assert '| `!!! correction "Correction: <short>"` | the notes were wrong or outdated |' in rules
+
+
 @pytest.mark.parametrize("lang", languages.LANGUAGES)
 def test_errata_of_the_real_site_include_every_correction_box(lang: str) -> None:
     # Each edition's Errata page lists that edition's boxes (same count: tests/test_translations.py).

@@ -82,4 +82,21 @@ tiled = repeat(img, "c h w -> c (2 h) w")  # like img.repeat(1, 2, 1): a real co
 assert torch.equal(tiled, img.repeat(1, 2, 1))
 print(tiled.shape, tiled.stride(), tiled.data_ptr() == img.data_ptr())  # ✓ repeat-copy
 #> torch.Size([1, 4, 3]) (12, 3, 1) False
+rgb = repeat(img, "c h w -> (3 c) h w")  # 1 channel to 3: the axis repeated inside has length 1
+assert torch.equal(rgb, img.repeat(3, 1, 1))
+print(rgb.stride(), rgb.data_ptr() == img.data_ptr(), img.repeat(3, 1, 1).data_ptr() == img.data_ptr())  # ✓ repeat-len1-view
+#> (0, 3, 1) True False
+try:
+    rgb.add_(1)  # an in-place write into the stride-0 view
+except RuntimeError as err:
+    print(str(err).split(".")[0])  # ✓ repeat-len1-write
+    #> unsupported operation: more than one element of the written-to tensor refers to a single memory location
+rgb = rgb.clone()  # memory of its own: the same write works, and img is left alone
+rgb.add_(1)
+assert torch.equal(rgb, img.repeat(3, 1, 1) + 1) and torch.equal(img, torch.arange(6).reshape(1, 2, 3))  # ✓ clone-writable
+for n in (1, 2, 3, 5):  # the axis's length: a new axis gives a view for each n, repeating inside it only for n == 1
+    t = torch.zeros(n, 4)
+    assert repeat(t, "h w -> b h w", b=2).data_ptr() == t.data_ptr()  # ✓ new-axis-rule
+    for pattern in ("h w -> (2 h) w", "h w -> (h 2) w"):
+        assert (repeat(t, pattern).data_ptr() == t.data_ptr()) == (n == 1)  # ✓ inside-axis-rule
 # --8<-- [end:repeat]

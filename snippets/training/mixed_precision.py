@@ -37,7 +37,10 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
         "x.softmax()": x.softmax(-1),
         "layer_norm(x)": F.layer_norm(x, (8,)),
         "x.exp()": x.exp(),
+        # a bfloat16 and a float32 operand: + promotes, @ and linear still cast down
         "h + x[:, :3]": h + x[:, :3],
+        "h @ x[:3]": h @ x[:3],
+        "F.linear(h, x[:, :3])": F.linear(h, x[:, :3]),
     }
     more = [  # the other convolutions (float32 weights of ones) and a batched matrix product
         F.conv2d(x.view(1, 2, 4, 4), torch.ones(3, 2, 2, 2)),
@@ -57,29 +60,34 @@ without_autocast = [
 ]
 assert all(out.dtype == torch.bfloat16 for out in without_autocast)  # ✓ losses-cast-up
 for name, out in ops.items():
-    print(f"{name:>15}: {out.dtype}")  # ✓ cpu-dtypes
-    #>          linear: torch.bfloat16
-    #>         x @ x.T: torch.bfloat16
-    #>          conv1d: torch.bfloat16
-    #>        mse_loss: torch.float32
-    #>   cross_entropy: torch.float32
-    #> bce_with_logits: torch.float32
-    #>            prod: torch.float32
-    #>         h.sum(): torch.bfloat16
-    #>     h.softmax(): torch.bfloat16
-    #>   layer_norm(h): torch.bfloat16
-    #>         h.exp(): torch.bfloat16
-    #>         x.sum(): torch.float32
-    #>     x.softmax(): torch.float32
-    #>   layer_norm(x): torch.float32
-    #>         x.exp(): torch.float32
-    #>    h + x[:, :3]: torch.float32
+    print(f"{name:>21}: {out.dtype}")  # ✓ cpu-dtypes
+    #>                linear: torch.bfloat16
+    #>               x @ x.T: torch.bfloat16
+    #>                conv1d: torch.bfloat16
+    #>              mse_loss: torch.float32
+    #>         cross_entropy: torch.float32
+    #>       bce_with_logits: torch.float32
+    #>                  prod: torch.float32
+    #>               h.sum(): torch.bfloat16
+    #>           h.softmax(): torch.bfloat16
+    #>         layer_norm(h): torch.bfloat16
+    #>               h.exp(): torch.bfloat16
+    #>               x.sum(): torch.float32
+    #>           x.softmax(): torch.float32
+    #>         layer_norm(x): torch.float32
+    #>               x.exp(): torch.float32
+    #>          h + x[:, :3]: torch.float32
+    #>             h @ x[:3]: torch.bfloat16
+    #> F.linear(h, x[:, :3]): torch.bfloat16
 # each device has its own list: does the op have an autocast rule for CPU, for CUDA? (the dispatcher's table)
-for op in ["aten::linear", "aten::softmax.int", "aten::sum"]:
+for op in ["aten::linear", "aten::softmax.int", "aten::sum", "aten::layer_norm", "aten::exp", "aten::add.Tensor"]:
     print(op, [torch._C._dispatch_has_kernel_for_dispatch_key(op, key) for key in ["AutocastCPU", "AutocastCUDA"]])  # ✓ lists-differ
     #> aten::linear [True, True]
     #> aten::softmax.int [False, True]
     #> aten::sum [False, True]
+    #> aten::layer_norm [False, True]
+    #> aten::exp [False, True]
+    #> aten::add.Tensor [False, False]
 # --8<-- [end:dtypes]
 
 # --8<-- [start:reductions]

@@ -43,7 +43,8 @@ _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _SKIP_LINE = re.compile(r"^\s*(?:#{1,6}\s|<|\*中文:|!\[|-+8<-+\s|\|?\s*:?-{3,})")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
-_GLOSS = re.compile(r"^\s*\(\*[^*]*\*\)")  # the italic English gloss of a 原文 quote
+# The gloss of a 原文 quote: italic on an English page, in full-width brackets on a Chinese one.
+_GLOSS = re.compile(r"^\s*(?:\(\*[^*]*\*\)|（[^）]*）)")
 # A sentence in a Correction or Caveat box that is only a quote of the notes and its gloss.
 _QUOTE_ONLY = re.compile(
     r"^(?:原文[:：]\s*)?(?:「[^」]*」|`[^`]+`)\s*(?:\(\*[^)]*\*\))?[\s,.;:，。；：]*$"
