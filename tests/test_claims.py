@@ -9,6 +9,7 @@ no run executed, or to another page's check from a content page.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -108,6 +109,19 @@ def test_a_section_index_links_every_table_row(index: Path) -> None:
     ]
     unlinked = [row[:80] for row in rows if "{✓" not in row]
     assert not unlinked, f"{page}: table rows without a proof link: {unlinked}"
+    # A table whose last column is "checked in" (检查位置): each row's last cell links the
+    # section of a page that checks it (`page.md#anchor`), besides its ✓.
+    header, no_section = None, []
+    for line, following in zip(lines, [*lines[1:], ""], strict=True):
+        if following.startswith("|") and set(following) <= rule and line.startswith("|"):
+            header = line.strip().strip("|").split("|")[-1].strip()
+        elif not line.startswith("|"):
+            header = None
+        elif header in ("checked in", "检查位置") and not set(line) <= rule:
+            last_cell = line.strip().strip("|").split("|")[-1]
+            if not re.search(r"\]\([^)\s]*\.md#[^)\s]+\)", last_cell):
+                no_section.append(line[:80])
+    assert not no_section, f"{page}: rows that link no checking section: {no_section}"
 
 
 @pytest.mark.parametrize(

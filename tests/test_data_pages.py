@@ -18,7 +18,9 @@
 - The num_workers page says the notes load tiny-ImageNet with
   `num_workers=20` and call the workers threads (线程): read in the notes here.
 - The section index says what tests/test_claims.py enforces (its threshold),
-  not that every claim is checked (an earlier wording).
+  not that every claim is checked (an earlier wording); its table lists every
+  Correction box of the section; the only CUDA-only snippet is the
+  pinned-memory page's; each photo page's picture is drawn by its own snippet.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import sys
 import pytest
 from PIL import Image
 
-from docverify.contract import boxes
+from docverify.contract import boxes, claims, snippets
 from docverify.contract.sections import read_sections
 from docverify.paths import DOCS_DIR, GENERATED_DIR, REPO_ROOT
 
@@ -73,6 +75,49 @@ def _function_source(path, name: str) -> str:
         n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name
     )
     return ast.get_source_segment(source, node)
+
+
+def test_every_photo_page_shows_the_picture_its_own_snippet_draws() -> None:
+    # data/index.md: each transform page's photo picture is drawn by the page's own snippet
+    # file, in its figure-only tail: save_image_grid or save_figure naming data/<page>.
+    for name in PHOTO_PAGES:
+        text = (DATA_SNIPPETS / f"{name}.py").read_text(encoding="utf-8")
+        last_end = max(s.end_line for s in read_sections(DATA_SNIPPETS / f"{name}.py", text))
+        tail = "\n".join(text.splitlines()[last_end:])
+        assert re.search(rf"save_(image_grid|figure)\((.|\n)*?\"data/{name}\"", tail), name
+        pictures = re.findall(
+            r"!\[[^\]]*\]\(([^)]+)\)", (DATA_DOCS / f"{name}.md").read_text("utf-8")
+        )
+        assert pictures == [f"../assets/generated/data/{name}.png"], name
+
+
+def test_the_sections_cuda_checks_are_the_pinned_memory_pages() -> None:
+    # data/index.md: the checks that need CUDA are on the pinned-memory page, marked
+    # `# requires: cuda`; every other data snippet runs on a CPU (tests/test_snippets.py).
+    marked = [p.name for p in sorted(DATA_SNIPPETS.glob("*.py")) if snippets.load(p).needs_cuda]
+    assert marked == ["pinned_memory_cuda.py"]
+    page = (DATA_DOCS / "pinned_memory.md").read_text(encoding="utf-8")
+    assert '--8<-- "snippets/data/pinned_memory_cuda.py' in page
+
+
+def test_the_index_table_lists_every_correction_of_the_section() -> None:
+    # data/index.md: each Correction box on a data page has its row in the index's table
+    # (the rows that say "a caveat, not a correction" are the caveats it lists as well).
+    index = (DATA_DOCS / "index.md").read_text(encoding="utf-8")
+    table = index.split("## Corrections made in this section")[1].split("\n\n")[1]
+    rows = [row for row in table.splitlines()[2:] if "a caveat, not a correction" not in row]
+    for page in sorted(DATA_DOCS.glob("*.md")):
+        if page.name.endswith(".zh.md") or page.name == "index.md":
+            continue
+        boxes_here = len(re.findall(r"^!!! correction ", page.read_text("utf-8"), re.MULTILINE))
+        listed = sum(f"]({page.name})" in row for row in rows)
+        assert listed == boxes_here, f"{page.name}: {boxes_here} corrections, {listed} rows"
+
+
+def test_the_section_index_states_the_claims_threshold() -> None:
+    # data/index.md states what tests/test_claims.py enforces, with its threshold.
+    index = (DATA_DOCS / "index.md").read_text(encoding="utf-8")
+    assert f"at least {claims.TARGET:.0%} of" in index
 
 
 def test_every_photo_page_defines_the_same_sample_photo_in_its_setup() -> None:

@@ -314,6 +314,14 @@ def test_what_the_pages_say_of_the_notes_as_a_whole_holds(seeds: dict[str, str])
     assert [t for t in topics if t not in notes.lower()] == []
     # copies.md: the heading 「Tensor的复制」 has nothing under it, the next heading follows.
     assert re.search(r"\nTensor的复制[ \t]*\n\s*\nTensor与Numpy的转化\n", notes)
+    # numpy_interop.md: under 「Tensor与Numpy的转化」 the notes convert both ways with
+    # `y = x.numpy()` and `x = torch.from_numpy(y)`, code lines and nothing more said.
+    assert re.search(
+        r"\nTensor与Numpy的转化\n\s*\nx = torch\.Tensor\(2,3\)\n"
+        r"y = x\.numpy\(\) +# Tensor转numpy\nx = torch\.from_numpy\(y\) +# numpy转Tensor\n\s*\n"
+        r"Tensor的操作\n",
+        notes,
+    )
     # multiplication.md: 「乘法」 is one sentence naming three kinds, and no code.
     assert re.search(r"\n乘法[ \t]*\n包括乘标量[^\n]*mul[^\n]*mm[^\n]*\n\s*\nsize函数\n", notes)
     # tags.md: the notes' tags 【tag：timeit、conv1d、linear】 are tags of pages here.

@@ -346,3 +346,22 @@ def test_without_cuda_the_cpu_part_must_not_use_names_from_cuda_blocks(tmp_path:
         encoding="utf-8",
     )
     assert "`y` is not defined where" in _check(root, tmp_path)
+
+
+def test_each_losses_page_shows_its_whole_snippet_but_the_figure(
+    request: pytest.FixtureRequest,
+) -> None:
+    # losses/index.md: each page shows the code of its results as a program that runs on
+    # its own (test_page_is_a_program runs it); here: that program is the start of its
+    # snippet file, and what the file has after it only draws a figure.
+    root = request.config.rootpath
+    pages = [p for p in content_pages(root) if p.startswith("docs/losses/")]
+    assert len(pages) == 7
+    for page in pages:
+        program = build(page, root)
+        covered_by, why = covering_snippet(program)
+        assert covered_by, f"{page}: {why}"
+        last_shown = max(line for part in program.parts for line in part.lines)
+        rest = (root / covered_by).read_text(encoding="utf-8").splitlines()[last_shown:]
+        code = [line for line in rest if line.strip() and not line.lstrip().startswith("#")]
+        assert not code or any("save_figure(" in line for line in code), f"{page}: {code[:3]}"

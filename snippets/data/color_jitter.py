@@ -72,6 +72,8 @@ for kwargs in [
     {"saturation": 3},
     {"hue": 0.5},
     {"brightness": (0.2, 3.0)},  # or the interval itself
+    {"contrast": (0.2, 3.0)},
+    {"saturation": (0.0, 5.0)},
     {"hue": (-0.2, 0.1)},
 ]:
     jitter = transforms.ColorJitter(**kwargs)
@@ -85,9 +87,19 @@ for kwargs in [
     #> saturation=3 -> factor sampled from (0.0, 4.0)
     #> hue=0.5 -> factor sampled from (-0.5, 0.5)
     #> brightness=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
+    #> contrast=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
+    #> saturation=(0.0, 5.0) -> factor sampled from (0.0, 5.0)
     #> hue=(-0.2, 0.1) -> factor sampled from (-0.2, 0.1)
 off = {name: getattr(transforms.ColorJitter(**{name: 0}), name) for name in ("brightness", "contrast", "saturation")}
 assert off == dict.fromkeys(off)  # 0 turns each of the three off (None) ✓ zero-off
+huge = transforms.ColorJitter(brightness=float("inf"))  # accepted as well ...
+print(huge.brightness)  # ✓ inf-accepted
+#> (0.0, inf)
+try:
+    huge(img)  # ... but no float32 factor can be drawn from (0, inf)
+except RuntimeError as err:
+    print(err)  # ✓ inf-fails
+    #> to is out of bounds for float
 # --8<-- [end:ranges]
 
 # --8<-- [start:rejected]

@@ -100,6 +100,7 @@ assert loss[2] > loss[1] > 1  # GIoU still tells a near miss from a far one ✓ 
 moving = pred.clone().requires_grad_()
 (g_iou,) = torch.autograd.grad((1 - box_iou(moving, true).diag()).sum(), moving)
 (g_giou,) = torch.autograd.grad(generalized_box_iou_loss(moving, true).sum(), moving)
-print(g_iou[1:].abs().sum(), g_giou[1:].abs().sum())  # the two disjoint pairs ✓ gradients
-#> tensor(0.) tensor(0.7222)
+print(g_iou[1:].abs().sum(1), g_giou[1:].abs().sum(1))  # each of the two disjoint pairs ✓ gradients
+#> tensor([0., 0.]) tensor([0.4444, 0.2778])
+assert (g_iou[1:] == 0).all() and (g_giou[1:].abs().sum(1) > 0).all()  # ✓ gradients-each
 # --8<-- [end:giou]

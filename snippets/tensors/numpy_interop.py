@@ -15,6 +15,11 @@ y = x.numpy()  # no copy: y is a view of x's memory
 print(type(y).__name__, y.dtype)  # ✓ numpy-dtype
 #> ndarray float32
 assert y.device == "cpu"  # a NumPy array lives in host memory ✓ host-memory
+try:
+    np.zeros(2, device="cuda")  # NumPy has no other device
+except ValueError as err:
+    print(err)  # ✓ cpu-only
+    #> Device not understood. Only "cpu" is allowed, but received: cuda
 y[0, 0] = 7  # mutate the NumPy side ...
 print(x[0, 0].item())  # ... and the tensor sees it ✓ numpy-shares
 #> 7.0
@@ -25,11 +30,14 @@ print(y[1, 1])  # ✓ tensor-to-array
 
 # --8<-- [start:from-numpy]
 arr = np.arange(4.0)  # NumPy's default float is float64 ...
+assert arr.dtype == np.zeros(2).dtype == np.array([0.5]).dtype == np.float64  # ✓ numpy-float64
 t = torch.from_numpy(arr)  # ... and from_numpy keeps it: a DoubleTensor, not FloatTensor
 print(t.dtype)  # ✓ from-numpy-dtype
 #> torch.float64
 assert torch.from_numpy(np.zeros(2, dtype=np.float32)).dtype == torch.float32  # it keeps any dtype ✓ keeps-dtype
-assert torch.nn.Linear(2, 2).weight.dtype == torch.float32  # what layers use by default ✓ layers-float32
+layers = (torch.nn.Linear(2, 2), torch.nn.Conv2d(1, 1, 3), torch.nn.Embedding(5, 2), torch.nn.LSTM(2, 2))
+params = {p.dtype for layer in layers for p in layer.parameters()}  # what layers use by default:
+assert params == {torch.get_default_dtype()} == {torch.float32}  # torch's default dtype ✓ layers-float32
 arr[0] = 100  # shares memory
 print(t)  # ✓ from-numpy-shares
 #> tensor([100.,   1.,   2.,   3.], dtype=torch.float64)
@@ -50,8 +58,14 @@ arr[1] = -2
 print(f32.dtype, f32[1].item())  # ... is a copy: the change to arr does not reach it ✓ float-copies
 #> torch.float32 1.0
 arrays = [np.arange(4, dtype=np.int32), np.array([True, False]), np.zeros((2, 3), np.float32).T, np.arange(8.0)[::2]]
-assert all(np.shares_memory(torch.from_numpy(a).numpy(), a) for a in arrays)  # dtypes, strides ✓ from-numpy-always
+arrays += [np.arange(4, dtype=np.uint8), np.ones(2, np.float16), np.ones(2, np.complex64), np.array(3.0)]
+assert all(np.shares_memory(torch.from_numpy(a).numpy(), a) for a in arrays)  # dtypes, strides, 0-d ✓ from-numpy-always
+assert all(np.shares_memory(torch.as_tensor(a).numpy(), a) for a in arrays)  # no change asked: shared ✓ as-tensor-always
 assert not any(np.shares_memory(torch.tensor(a).numpy(), a) for a in arrays)  # ✓ tensor-always-copies
+docs = {f.__name__: " ".join(f.__doc__.split()) for f in (torch.from_numpy, torch.as_tensor)}  # and the rules as documented:
+assert "The returned tensor and :attr:`ndarray` share the same memory." in docs["from_numpy"]  # ✓ from-numpy-doc
+assert "ndarray) with the same dtype and device then a tensor is constructed using :func:`torch.from_numpy`" in docs["as_tensor"]  # ✓ as-tensor-doc
+assert ":func:`torch.tensor` never shares its data" in docs["as_tensor"]  # ✓ tensor-doc
 # --8<-- [end:copying-conversions]
 
 # --8<-- [start:requires-grad]
