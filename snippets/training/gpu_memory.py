@@ -211,7 +211,7 @@ print(whole, max(per_step))  # ✓ accumulation-bytes
 #> 327680 81920
 print(held_per_step)  # held at once: one micro-batch's bytes, never more ✓ accumulation-held
 #> [81920, 81920, 81920, 81920]
-same = [torch.allclose(p.grad, g, atol=1e-6) for p, g in zip(net.parameters(), big_batch_grads)]
+same = [torch.allclose(p.grad, g, atol=1e-6) for p, g in zip(net.parameters(), big_batch_grads, strict=True)]
 print(len(same), all(same))  # every parameter's gradient is the same ✓ accumulation-same
 #> 6 True
 net.zero_grad()
@@ -230,7 +230,7 @@ out.sum().backward()  # net[:4] runs a second time here, to rebuild what it did 
 hook.remove()
 print(plain, recomputed)  # ✓ checkpoint-bytes
 #> 327680 196608
-same = [torch.allclose(p.grad, g) for p, g in zip(net.parameters(), plain_grads)]
+same = [torch.allclose(p.grad, g) for p, g in zip(net.parameters(), plain_grads, strict=True)]
 print(len(same), all(same), len(forward_passes))  # every gradient the same; one more forward ✓ checkpoint-same
 #> 6 True 2
 net.zero_grad()
