@@ -30,8 +30,12 @@ print(transforms.Resize((64, 64))(img).size)  # pair: exactly (height, width), m
 #> (64, 64)
 print(transforms.Resize((100, 50))(img).size)  # note the order: (h, w) in, (w, h) out ✓ resize-order
 #> (50, 100)
-print(transforms.Resize(64, max_size=70)(img).size)  # cap the longer side too ✓ max-size
+print(transforms.Resize(64, max_size=70)(img).size)  # cap the longer side too (64 * 70 / 75 = 59.7) ✓ max-size
 #> (59, 70)
+print(transforms.Resize(20)(Image.new("L", (100, 199))).size, round(20 * 199 / 100))  # 39.8: not to the nearest ✓ resize-floor
+#> (20, 39) 40
+for width in range(20, 80):  # the other side is always rounded down, never to the nearest
+    assert transforms.Resize(20)(Image.new("L", (width, 97))).size == (20, 20 * 97 // width)  # ✓ resize-floor-all
 wide = img.rotate(90, expand=True)  # a landscape image: 150 x 128
 print(wide.size, transforms.Resize(64)(wide).size)  # again the shorter side -> 64 ✓ resize-wide
 #> (150, 128) (75, 64)

@@ -92,6 +92,11 @@ for world in (2, 3, 4):  # the rule, for every size up to 49, on 2, 3 and 4 rank
         indices = (list(range(n)) * world)[: world * math.ceil(n / world)]
         assert padded == [indices[r::world] for r in range(world)]  # ✓ stride
         assert dropped == [indices[: world * (n // world)][r::world] for r in range(world)]
+# A metric over the padded shards: samples 0-4 of 10 right, but 0 and 1 counted twice
+right = [i < 5 for i in range(10)]
+seen = [i for shard in shards(10, 4) for i in shard]
+print(sum(right), "/", 10, "vs", sum(right[i] for i in seen), "/", len(seen))  # ✓ padded-metric
+#> 5 / 10 vs 7 / 12
 # --8<-- [end:uneven-counts]
 
 # --8<-- [start:two-drop-lasts]

@@ -9,6 +9,7 @@ and run only on a machine with a CUDA GPU.
 
 # --8<-- [start:setup]
 import re
+import weakref
 from pathlib import Path
 
 import torch
@@ -23,18 +24,43 @@ net = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU
 parameters = {p.untyped_storage().data_ptr() for p in net.parameters()}
 
 
+def nbytes(tensors) -> int:
+    """Bytes of the tensors, each once (a tensor saved by two operations counts once)."""
+    return sum({(t.data_ptr(), t.shape): t.numel() * t.element_size() for t in tensors}.values())
+
+
+class Saved:
+    """One tensor saved for backward; only the graph refers to it, so it goes when the graph does."""
+
+    def __init__(self, tensor: torch.Tensor):
+        self.tensor = tensor.detach()
+
+
+held = weakref.WeakSet()  # every `Saved` that a graph still holds
+
+
 def saved_bytes(forward) -> tuple[int, torch.Tensor]:
     """Bytes of the tensors autograd saves for backward while `forward()` runs, weights not counted."""
-    saved = {}
+    saved = []
 
-    def pack(tensor: torch.Tensor) -> torch.Tensor:
-        if tensor.untyped_storage().data_ptr() not in parameters:  # the weights are in memory anyway
-            saved[tensor.data_ptr(), tensor.shape] = tensor.numel() * tensor.element_size()  # each once
-        return tensor
+    def pack(tensor: torch.Tensor):
+        if tensor.untyped_storage().data_ptr() in parameters:  # the weights are in memory anyway
+            return tensor
+        saved.append(Saved(tensor))
+        held.add(saved[-1])
+        return saved[-1]
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+    def unpack(packed) -> torch.Tensor:
+        return packed.tensor if isinstance(packed, Saved) else packed
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
         out = forward()
-    return sum(saved.values()), out
+    return nbytes(s.tensor for s in saved), out
+
+
+def held_bytes() -> int:
+    """Bytes of the saved tensors that graphs hold now (freed by backward, or with the output)."""
+    return nbytes(s.tensor for s in list(held))
 
 
 # --8<-- [end:setup]
@@ -74,6 +100,8 @@ print(round(gib["process"] - gib["allocated"] - gib["cached"], 2))  # this proce
 #> 0.49
 in_other_units = pasted.replace("7.50 GiB", "7680.00 MiB").replace("6.62 GiB", "6941573.12 KiB")
 assert read_message(in_other_units.replace("6.15 GiB", "6603512218 bytes")) == gib  # MiB, KiB, bytes ✓ units
+other_process = pasted.replace(" Including", " Process 1780 has 8.04 GiB memory in use. Including")
+assert re.search(pattern, other_process) is None  # a part the pattern does not know: no match ✓ not-read
 
 # Another (huggingface/meshgen#7): sizes in MiB and bytes, and no sentence on the process
 meshgen = (
@@ -82,7 +110,7 @@ meshgen = (
     "by PyTorch but unallocated."
 )
 other = read_message(meshgen)
-print(other, other["cached"] < other["tried"])  # the cache holds less than the request ✓ held-by-tensors
+print(other, other["free"] + other["cached"] < other["tried"])  # free + all the cache < request ✓ held-by-tensors
 #> {'tried': 0.98, 'total': 8.0, 'free': 0.0, 'process': None, 'allocated': 13.98, 'cached': 0.13} True
 
 # The older form (earlier torch releases), as pasted in a question: PyTorch's reserved total instead
@@ -121,7 +149,7 @@ print([part for part in old if part.encode() in binary])  # none of the old ones
 # --8<-- [start:batch-size]
 for batch_size in (64, 32, 16):
     batch = torch.randn(batch_size, 256, device=device)
-    activations, _ = saved_bytes(lambda batch=batch: net(batch))
+    activations = saved_bytes(lambda batch=batch: net(batch))[0]
     print(batch_size, activations)  # ✓ batch-bytes
     #> 64 327680
     #> 32 163840
@@ -134,9 +162,17 @@ with torch.no_grad():
     activations, out = saved_bytes(lambda: net(x))
 print(activations, out.requires_grad)  # evaluation under no_grad saves nothing ✓ no-grad-bytes
 #> 0 False
-kept, _ = saved_bytes(lambda: net(x))
-print(kept)  # the same forward without no_grad: kept until its output is dropped ✓ with-grad-bytes
-#> 327680
+kept, out = saved_bytes(lambda: net(x))
+print(kept, held_bytes())  # the same forward without no_grad: saved, and held ✓ with-grad-bytes
+#> 327680 327680
+del out  # dropping the output frees its graph, and all it saved
+print(held_bytes())  # ✓ dropped-frees
+#> 0
+net.eval()  # eval() switches layers such as Dropout and BatchNorm, not autograd
+evaluated, out = saved_bytes(lambda: net(x))
+net.train()
+print(evaluated, out.requires_grad)  # eval() alone: the same bytes saved ✓ eval-saves
+#> 327680 True
 # --8<-- [end:no-grad]
 
 
@@ -149,7 +185,7 @@ def autocast_forward(batch: torch.Tensor, dtype: torch.dtype = torch.bfloat16) -
 copies = 2 * (net[2].weight.numel() + net[4].weight.numel())  # 2-byte copies of the weights backward needs
 for batch_size in (64, 1024):
     batch = torch.randn(batch_size, 256, device=device)
-    full, _ = saved_bytes(lambda batch=batch: net(batch))
+    full = saved_bytes(lambda batch=batch: net(batch))[0]
     half, out = saved_bytes(lambda batch=batch: autocast_forward(batch))
     print(batch_size, full, half, round(half / full, 2), out.dtype, half - copies == full // 2)  # ✓ autocast-bytes
     #> 64 327680 698368 2.13 torch.bfloat16 True
@@ -161,26 +197,30 @@ for batch_size in (64, 1024):
 x, y = torch.randn(64, 256, device=device), torch.randint(0, 10, (64,), device=device)
 whole, out = saved_bytes(lambda: net(x))
 F.cross_entropy(out, y).backward()
-big_batch_grad = net[0].weight.grad.clone()
+big_batch_grads = [p.grad.clone() for p in net.parameters()]
 net.zero_grad()
 
 steps = 4
-per_step = []
+per_step, held_per_step = [], []
 for xb, yb in zip(x.chunk(steps), y.chunk(steps), strict=True):  # 4 micro-batches of 16, one backward each
     activations, out = saved_bytes(lambda xb=xb: net(xb))
     per_step.append(activations)
+    held_per_step.append(held_bytes())  # all the graphs hold now, before this backward
     (F.cross_entropy(out, yb) / steps).backward()  # the graph of this micro-batch is freed here
 print(whole, max(per_step))  # ✓ accumulation-bytes
 #> 327680 81920
-print(torch.allclose(net[0].weight.grad, big_batch_grad, atol=1e-6))  # the same gradient ✓ accumulation-same
-#> True
+print(held_per_step)  # held at once: one micro-batch's bytes, never more ✓ accumulation-held
+#> [81920, 81920, 81920, 81920]
+same = [torch.allclose(p.grad, g, atol=1e-6) for p, g in zip(net.parameters(), big_batch_grads, strict=True)]
+print(len(same), all(same))  # every parameter's gradient is the same ✓ accumulation-same
+#> 6 True
 net.zero_grad()
 # --8<-- [end:accumulation]
 
 # --8<-- [start:checkpointing]
 plain, out = saved_bytes(lambda: net(x))
 out.sum().backward()
-plain_grad = net[0].weight.grad.clone()
+plain_grads = [p.grad.clone() for p in net.parameters()]
 net.zero_grad()
 
 forward_passes = []
@@ -190,8 +230,9 @@ out.sum().backward()  # net[:4] runs a second time here, to rebuild what it did 
 hook.remove()
 print(plain, recomputed)  # ✓ checkpoint-bytes
 #> 327680 196608
-print(torch.allclose(net[0].weight.grad, plain_grad), len(forward_passes))  # the same gradient, for one more forward pass ✓ checkpoint-same
-#> True 2
+same = [torch.allclose(p.grad, g) for p, g in zip(net.parameters(), plain_grads, strict=True)]
+print(len(same), all(same), len(forward_passes))  # every gradient the same; one more forward ✓ checkpoint-same
+#> 6 True 2
 net.zero_grad()
 # --8<-- [end:checkpointing]
 
