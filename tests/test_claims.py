@@ -525,6 +525,23 @@ def test_sentences_are_counted_by_what_proves_them_on_which_machine(tmp_path: Pa
     assert dict(kinds) == {claims.CPU: 2, claims.GPU_ONLY: 1}
 
 
+def test_the_claims_table_counts_each_page_in_its_language_not_the_generated_pages(
+    tmp_path: Path,
+) -> None:
+    from docverify.site.generated_pages import _claims_by_page
+
+    docs = tmp_path / "docs"
+    (docs / "topic").mkdir(parents=True)
+    (docs / "topic" / "page.md").write_text("# P\n\nOne sentence. {-}\n", encoding="utf-8")
+    (docs / "topic" / "page.zh.md").write_text("# P\n\n一句。{-}\n\n两句。{-}\n", encoding="utf-8")
+    for generated in ("errata", "tags", "verification"):  # each with a sentence not counted
+        (docs / f"{generated}.md").write_text("# G\n\nA sentence. {-}\n", encoding="utf-8")
+    for lang, declared in (("en", 1), ("zh", 2)):
+        found = _claims_by_page(docs, lang)
+        assert list(found) == ["topic/page.md"], lang
+        assert found["topic/page.md"].coverage.counts[claims.DECLARED] == declared, lang
+
+
 @pytest.mark.parametrize("page", _pages())
 def test_a_sentence_only_a_gpu_run_checks_stands_in_a_not_verified_box(page: str) -> None:
     # index.md: what the test machines cannot check sits in a "Not verified here" box.

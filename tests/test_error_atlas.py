@@ -239,3 +239,39 @@ def test_each_atlas_code_block_has_a_version_line_as_recorded_or_not() -> None:
             if differing and built.count("??? version-differs") < differing:
                 wrong.append(f"{name}: a line names differing releases without their fold")
     assert not wrong, "\n".join(wrong)
+
+
+def test_data_loading_errors_loads_data_only_under_the_main_guard() -> None:
+    # docs/errors/data_loading_errors.md: outside `if __name__ == "__main__":` no statement
+    # makes a DataLoader or draws from one (a top-level function may, when called), and
+    # every function and class is defined at the top level, but for the ones the
+    # "Can't pickle local object" entry shows failing.
+    import ast
+
+    path = REPO_ROOT / "snippets" / "errors" / "data_loading_errors.py"
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    loading = {"DataLoader", "iter", "next"}
+    for node in tree.body:
+        guarded = isinstance(node, ast.If) and ast.unparse(node.test) == "__name__ == '__main__'"
+        if not guarded and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            calls = {ast.unparse(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
+            assert not calls & loading, f"{path.name}:{node.lineno}: {calls & loading}"
+
+    def nested(node: ast.AST) -> list[tuple[str, int]]:
+        found = []
+        for child in ast.iter_child_nodes(node):
+            is_def = isinstance(child, (ast.FunctionDef, ast.ClassDef, ast.Lambda))
+            top_level = node is tree and not isinstance(child, ast.Lambda)
+            method = isinstance(node, ast.ClassDef) and isinstance(child, ast.FunctionDef)
+            if is_def and not top_level and not method:
+                found.append((getattr(child, "name", "<lambda>"), child.lineno))
+            found += nested(child)
+        return found
+
+    lines = source.splitlines()
+    start = lines.index("# --8<-- [start:pickle]") + 1
+    end = lines.index("# --8<-- [end:pickle-why]") + 1
+    found = nested(tree)
+    assert [name for name, _ in found] == ["stack_samples", "<lambda>", "<lambda>", "<lambda>"]
+    assert all(start < line < end for _, line in found), found

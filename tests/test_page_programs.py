@@ -112,6 +112,20 @@ def test_page_is_a_program(page: str, tmp_path: Path, request: pytest.FixtureReq
     request.node.user_properties.append(("page_program", how))
 
 
+def test_each_training_page_is_checked_as_a_program_of_its_own() -> None:
+    # docs/training/index.md: each page of the section is a case of test_page_is_a_program.
+    from docverify.paths import REPO_ROOT
+
+    section = REPO_ROOT / "docs" / "training"
+    pages = {
+        f"docs/training/{md.name}"
+        for md in section.glob("*.md")
+        if md.name != "index.md" and languages.language_of(md) == languages.DEFAULT
+    }
+    assert len(pages) >= 9
+    assert pages <= set(content_pages(REPO_ROOT))
+
+
 # --- each guard, tried on a broken page ----------------------------------------------------
 
 

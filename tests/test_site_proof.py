@@ -55,6 +55,34 @@ def test_every_embedded_code_block_gets_a_badge_that_follows_the_report(reports_
     assert failed.count("FAILED on CPU") == fences
 
 
+def test_without_a_report_only_the_blocks_the_suite_runs_say_not_verified(
+    reports_dir: Path,
+) -> None:
+    # A fresh clone under `make serve`, over every block of every page: the badge of a
+    # block the suite runs says "not verified in this build"; a block a named check
+    # validates, or one shown only, names that check or the reason, as with a report.
+    from docverify.contract import embed_roots
+    from docverify.contract.embeds import find_embeds
+
+    paths = set()
+    for english in languages.source_pages(DOCS_DIR):
+        page = english.relative_to(REPO_ROOT).as_posix()
+        embeds, _ = find_embeds(page, english.read_text(encoding="utf-8"))
+        paths |= {e.path for e in embeds}
+    none = reports(reports_dir)  # no report written
+    kinds = set()
+    for path in sorted(paths):
+        kind = embed_roots.root_of(path).kind
+        kinds.add(kind)
+        words = badges.block_badge(path, none, root=REPO_ROOT).words
+        assert (words == "not verified in this build") == (kind == embed_roots.RUN), path
+        if kind == embed_roots.SHOWN:
+            assert words.startswith("shown only, not run: "), path
+        elif kind == embed_roots.TESTED:
+            assert words.startswith("validated by <code>"), path
+    assert kinds == {embed_roots.RUN, embed_roots.TESTED, embed_roots.SHOWN}
+
+
 def test_gpu_report_adds_gpu_to_the_badge(reports_dir: Path) -> None:
     report.merge_results([result("passed"), result("passed", "cuda")], reports_dir)
     assert "CPU + GPU" in badges.badge(SNIPPET, reports(reports_dir), root=REPO_ROOT).html()

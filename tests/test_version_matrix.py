@@ -321,6 +321,36 @@ def test_every_declared_stack_has_a_committed_result() -> None:
     assert sorted(found) == sorted(s.name for s in stacks())
 
 
+def test_the_recorder_takes_every_snippet_file_and_each_stack_ran_in_its_own_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docverify.matrix import record as recorder
+
+    (tmp_path / "snippets" / "a").mkdir(parents=True)
+    (tmp_path / "snippets" / "b").mkdir()
+    for rel in ("a/one.py", "a/two.py", "b/three.py"):
+        (tmp_path / "snippets" / rel).write_text('"""Doc."""\nprint(1)\n#> 1\n', encoding="utf-8")
+    monkeypatch.setattr(recorder, "warm_up", lambda: None)
+    monkeypatch.setattr(recorder, "_programs", lambda root, has_cuda: [])
+    monkeypatch.setattr(
+        recorder, "record_file", lambda snippet, rel, has_cuda: FileRecord(rel, "sha")
+    )
+    found = recorder.record_all(tmp_path)
+    assert sorted(found) == ["snippets/a/one.py", "snippets/a/two.py", "snippets/b/three.py"]
+    monkeypatch.undo()
+    gpu = tmp_path / "gpu.py"  # a CUDA-only file, on a machine without CUDA
+    gpu.write_text('"""Doc."""\n# devices: cuda\nprint(1)\n#> 1\n', encoding="utf-8")
+    gpu_record = recorder.record_file(load(gpu), "gpu.py", has_cuda=False)
+    assert (gpu_record.status, gpu_record.reason) == ("not run", "needs CUDA")
+    # Each committed result was recorded in an environment holding its stack's versions.
+    results = matrix.load_all()
+    for stack in stacks():
+        recorded = results[stack.name].environment
+        assert recorded["python"].startswith(f"{stack.python}."), stack.name
+        assert {name: recorded[name] for name, _ in stack.packages} == dict(stack.packages)
+    assert len({s.torch for s in stacks()}) > 1 and len({s.python for s in stacks()}) > 1
+
+
 def test_on_the_pinned_stack_the_recorder_agrees_with_the_suite() -> None:
     # The pinned stack prints exactly the `#>` lines (the suite checks that): a current
     # record of it that says otherwise is a recorder bug.

@@ -255,10 +255,12 @@ print(next(iter(loader)))
 """
 
 if __name__ == "__main__":
+    assert "__main__" not in UNGUARDED and 'num_workers=1, multiprocessing_context="spawn"' in UNGUARDED  # ✓ bootstrap-unguarded
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "train.py"
         script.write_text(UNGUARDED)
         run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False)
+    assert run.args == [sys.executable, str(script)] and script.parent.parent == Path(tempfile.gettempdir())  # ✓ bootstrap-fresh
     error = " ".join(run.stderr.split())  # both tracebacks, the worker's and the script's, lines joined
     print(error[error.index("RuntimeError: An attempt"):error.index("phase.") + 6])  # the worker's ✓ bootstrap-message
     #> RuntimeError: An attempt has been made to start a new process before the current process has finished its bootstrapping phase.
@@ -534,6 +536,17 @@ if __name__ == "__main__":
     except RuntimeError as err:
         print(f"{type(err).__name__}: {err}")  # ✓ normalize-message
         #> RuntimeError: output with shape [1, 28, 28] doesn't match the broadcast shape [3, 28, 28]
+    mean = torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)
+    assert (once - mean).shape == (3, 28, 28)  # into a new tensor, the means broadcast to 3 channels
+    in_place = ""
+    try:
+        once.clone().sub_(mean)  # in place, the result must fit the 1-channel tensor
+    except RuntimeError as err:
+        in_place = str(err)
+    assert in_place == "output with shape [1, 28, 28] doesn't match the broadcast shape [3, 28, 28]"  # ✓ normalize-in-place
+    three = torch.ones(3, 2, 2)
+    normalize(three)
+    assert torch.equal(three, torch.ones(3, 2, 2))  # the input is unchanged: inplace=False works on a copy ✓ normalize-copy
 # --8<-- [end:normalize]
 
 # --8<-- [start:normalize-fix]

@@ -58,12 +58,22 @@ by_formula = torch.where(y == 1, 1 - cos, (cos - 0.5).clamp(min=0))
 assert torch.allclose(loss, by_formula, atol=1e-6)  # 1 - cos, or max(0, cos - margin) ✓ cosine-formula
 assert not torch.allclose(loss, torch.where(y == 1, 1 - cos, cos.clamp(min=0)))  # ✓ cosine-alternatives
 # only the direction counts: rescaling the embeddings changes nothing
-rescaled = F.cosine_embedding_loss(3 * u, 0.5 * v, y, margin=0.5, reduction="none")
-assert torch.allclose(rescaled, loss, atol=1e-6)  # ✓ cosine-direction
+for factor in (0.001, 0.5, 3.0, 1e9):  # u, v, or both rescaled
+    for a, b in ((factor * u, v), (u, factor * v), (factor * u, factor * v)):
+        rescaled = F.cosine_embedding_loss(a, b, y, margin=0.5, reduction="none")
+        assert torch.allclose(rescaled, loss, atol=1e-6), factor  # factors 0.001 to 1e9 ✓ cosine-direction
 per_row = torch.tensor([[2.0], [0.3], [5.0], [1.7]])  # each embedding its own positive factor
 rescaled_rows = F.cosine_embedding_loss(per_row * u, v / per_row, y, margin=0.5, reduction="none")
 assert torch.allclose(rescaled_rows, loss, atol=1e-6)  # ✓ cosine-per-row
 # a negative factor reverses the direction: three losses change, the pair at cosine 0 keeps 1
 flipped = F.cosine_embedding_loss(-u, v, y, margin=0.5, reduction="none")
 assert (~torch.isclose(flipped, loss)).tolist() == [False, True, True, True]  # ✓ cosine-negative
+# but not near zero: the loss adds 1e-12 to each squared length
+tiny = 1e-6 * u
+shrunk = F.cosine_embedding_loss(tiny, v, y, margin=0.5, reduction="none")
+print(shrunk)  # u shrunk by a factor of 1e-6 ✓ cosine-near-zero
+#> tensor([1.0000, 0.1835, 0.0000, 0.0000])
+eps_cos = (tiny * v).sum(dim=1) / (((tiny**2).sum(dim=1) + 1e-12) * ((v**2).sum(dim=1) + 1e-12)).sqrt()
+assert torch.allclose(shrunk, torch.where(y == 1, 1 - eps_cos, (eps_cos - 0.5).clamp(min=0)), atol=1e-6)  # ✓ cosine-epsilon
+assert not torch.allclose(shrunk, loss, atol=0.1)  # other losses than unshrunk ✓ cosine-near-zero-2
 # --8<-- [end:cosine-embedding]

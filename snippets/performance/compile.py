@@ -163,7 +163,7 @@ doc = " ".join(torch.compile.__doc__.split())
 assert "Optimizes given model/function using TorchDynamo and specified backend." in doc  # ✓ doc-dynamo
 assert '"inductor" is the default backend' in doc  # ✓ doc-inductor
 assert '"reduce-overhead" is a mode that reduces the overhead of python with CUDA graphs' in doc  # ✓ mode-doc
-assert '"max-autotune" is a mode that leverages Triton or template based matrix multiplications' in doc  # ✓ autotune-doc
+assert '"max-autotune" is a mode that leverages Triton or template based matrix multiplications on supported devices' in doc  # ✓ autotune-doc
 assert "custom backend" in doc  # the docstring points to how to write one ✓ doc-custom-backend
 # --8<-- [end:modes]
 
