@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -138,7 +139,11 @@ def test_the_ci_version_matrix_is_the_declared_one() -> None:
 
 
 def _stamp(prefix: str, *files: str) -> Path:
+    # As the Makefile names it: the files, then `$(PYTHON) -V`'s line (this interpreter is
+    # .venv's, made from that PYTHON). Without the version line no stamp ever matched, and
+    # the test below skipped even under `make test`.
     pins = b"".join((REPO_ROOT / name).read_bytes() for name in files)
+    pins += f"Python {platform.python_version()}\n".encode()
     return REPO_ROOT / ".venv" / f".installed-{prefix}{hashlib.sha256(pins).hexdigest()[:16]}"
 
 
@@ -149,11 +154,14 @@ def test_install_is_skipped_when_pins_are_unchanged() -> None:
         pytest.skip("not run through `make`: no install stamp in .venv/")
     # ...for the docs set too: the full install covers it.
     assert _stamp("docs-", "requirements-docs.txt", "pyproject.toml").exists()
-    up_to_date = subprocess.run(["make", "--question", "setup"], cwd=REPO_ROOT, check=False)
+    python = f"PYTHON={sys.executable}"  # the Python whose version the stamps hash
+    up_to_date = subprocess.run(["make", "--question", "setup", python], cwd=REPO_ROOT, check=False)
     assert up_to_date.returncode == 0
     # ...and a change of pins (simulated by another hash) makes make reinstall.
     changed = subprocess.run(
-        ["make", "--question", "setup", "PINS_HASH=0000000000000000"], cwd=REPO_ROOT, check=False
+        ["make", "--question", "setup", python, "PINS_HASH=0000000000000000"],
+        cwd=REPO_ROOT,
+        check=False,
     )
     assert changed.returncode == 1
 
