@@ -85,7 +85,9 @@ def test_an_unlinked_sentence_in_a_correction_box_is_reported() -> None:
     )
     assert _unlinked_in_corrections("docs/t/p.md", markdown) == ["docs/t/p.md:7: It is c."]
     # the quote's gloss is the notes' meaning, not a claim: italic in English, （…） in Chinese
-    english = '!!! correction "Correction: wrong"\n    原文: `a` (*gloss*). It is b. {✓ b} It is c.\n'
+    english = (
+        '!!! correction "Correction: wrong"\n    原文: `a` (*gloss*). It is b. {✓ b} It is c.\n'
+    )
     assert _unlinked_in_corrections("docs/t/p.md", english) == ["docs/t/p.md:2: It is c."]
     chinese = '!!! correction "更正：错"\n    原文: `a`（注释）。它是 b。{✓ b}它是 c。\n'
     assert _unlinked_in_corrections("docs/t/p.zh.md", chinese) == ["docs/t/p.zh.md:2: 它是 c。"]

@@ -95,11 +95,15 @@ assert off == dict.fromkeys(off)  # 0 turns each of the three off (None) ✓ zer
 huge = transforms.ColorJitter(brightness=float("inf"))  # accepted as well ...
 print(huge.brightness)  # ✓ inf-accepted
 #> (0.0, inf)
-try:
-    huge(img)  # ... but no float32 factor can be drawn from (0, inf)
-except RuntimeError as err:
-    print(err)  # ✓ inf-fails
-    #> to is out of bounds for float
+for name in ("brightness", "contrast", "saturation"):  # each of the three
+    huge = transforms.ColorJitter(**{name: float("inf")})
+    try:
+        huge(img)  # ... but no float32 factor can be drawn from (0, inf)
+    except RuntimeError as err:
+        print(name, err)  # ✓ inf-fails
+        #> brightness to is out of bounds for float
+        #> contrast to is out of bounds for float
+        #> saturation to is out of bounds for float
 # --8<-- [end:ranges]
 
 # --8<-- [start:rejected]

@@ -435,12 +435,13 @@ def caught_with_worker(free_now):
         [worker] = set(multiprocessing.active_children()) - others
         if free_now:
             traceback.clear_frames(err.__traceback__)  # the traceback's frames let go of the loader
+            assert not worker.is_alive()  # stopped already, inside the except block ✓ pause-fix
             assert "next(iter(DataLoader(" in "".join(traceback.format_tb(err.__traceback__))  # still printable ✓ pause-printable
     return worker
 
 
 if __name__ == "__main__":
-    assert gc.isenabled()  # Python's collector runs by itself, now and then ✓ pause-auto
+    assert gc.isenabled() and gc.get_threshold()[0] > 0  # it runs by itself, after enough allocations ✓ pause-auto
     worker = caught_with_worker(free_now=False)
     print(worker.is_alive())  # the loader and its worker outlive the except block ✓ pause-alive
     #> True
@@ -547,6 +548,7 @@ if __name__ == "__main__":
     three = torch.ones(3, 2, 2)
     normalize(three)
     assert torch.equal(three, torch.ones(3, 2, 2))  # the input is unchanged: inplace=False works on a copy ✓ normalize-copy
+    assert transforms.Normalize(mean=[0.5] * 3, std=[0.5] * 3, inplace=True)(three) is three  # inplace=True: the input itself ✓ normalize-copy
 # --8<-- [end:normalize]
 
 # --8<-- [start:normalize-fix]

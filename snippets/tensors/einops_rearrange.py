@@ -91,6 +91,10 @@ try:
 except RuntimeError as err:
     print(str(err).split(".")[0])  # ✓ repeat-len1-write
     #> unsupported operation: more than one element of the written-to tensor refers to a single memory location
+source = img.clone()
+repeat(source, "c h w -> (3 c) h w")[0].mul_(0)  # a write to one channel of the view: no error
+print(source.sum().item())  # it went through into the source, and so into every channel ✓ repeat-len1-channel
+#> 0
 rgb = rgb.clone()  # memory of its own: the same write works, and img is left alone
 rgb.add_(1)
 assert torch.equal(rgb, img.repeat(3, 1, 1) + 1) and torch.equal(img, torch.arange(6).reshape(1, 2, 3))  # ✓ clone-writable
