@@ -14,6 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from sample_results import sample_result
 
 from docverify.contract import boxes, claims, proofs
 from docverify.contract.line_trace import statements
@@ -311,17 +312,10 @@ def test_a_check_only_a_gpu_runs_says_so_with_its_outcome(tmp_path: Path) -> Non
         if outcome:
             build.reports = {
                 "cuda": {
-                    rel: report.SnippetResult(
-                        snippet=rel,
+                    rel: sample_result(
+                        rel,
                         device="cuda",
                         outcome=outcome,
-                        sections=(),
-                        duration_s=1.0,
-                        date="2026-01-02",
-                        commit="c",
-                        torch="t",
-                        python="p",
-                        machine="m",
                         sha256=sha256 or report.file_sha256(tmp_path / rel),
                     )
                 }
@@ -374,19 +368,8 @@ def test_the_timing_page_marks_its_gpu_checks_not_run_until_a_gpu_run_is_recorde
     files = {t.check.file for gpu in markers.values() for t in gpu}
     recorded.reports = {
         "cuda": {
-            rel: report.SnippetResult(
-                snippet=rel,
-                device="cuda",
-                outcome="passed",
-                sections=(),
-                duration_s=1.0,
-                date="2026-01-02",
-                commit="c",
-                torch="t",
-                python="p",
-                machine="m",
-                sha256=report.file_sha256(REPO_ROOT / rel),  # of the file as it is: current
-            )
+            # of the file as it is: current
+            rel: sample_result(rel, device="cuda", sha256=report.file_sha256(REPO_ROOT / rel))
             for rel in files
         }
     }
