@@ -153,7 +153,7 @@ print(  # ✓ no-grad-fn-rule
     records(lambda: a > 0),  # (a comparison)
 )
 #> False True False False False False
-results = [a * 2, a.sum(), a.round(), a.double(), a.argmax(), a.argsort(), a > 0, a.long(), a.nonzero(), torch.isnan(a)]
+results = [a * 2, a.sum(), a.round(), a.double(), a.to(torch.complex64), a.argmax(), a.argsort(), a > 0, a.long(), a.nonzero(), torch.isnan(a)]
 can_have_grad = [r.dtype.is_floating_point or r.dtype.is_complex for r in results]
 assert [r.grad_fn is not None for r in results] == can_have_grad  # a graph exactly for float results ✓ no-grad-fn-dtype
 # --8<-- [end:no-grad-fn]

@@ -92,6 +92,10 @@ except RuntimeError as err:
     print(str(err).split(".")[0])  # ✓ repeat-len1-write
     #> unsupported operation: more than one element of the written-to tensor refers to a single memory location
 source = img.clone()
+repeat(source, "c h w -> (3 c) h w").fill_(5)  # fill_ (like zero_ and view[...] = 5) is not refused
+print(source.unique().tolist())  # it wrote into the source ✓ repeat-len1-fill
+#> [5]
+source = img.clone()
 repeat(source, "c h w -> (3 c) h w")[0].mul_(0)  # a write to one channel of the view: no error
 print(source.sum().item())  # it went through into the source, and so into every channel ✓ repeat-len1-channel
 #> 0

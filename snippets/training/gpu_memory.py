@@ -112,6 +112,7 @@ meshgen = (
 other = read_message(meshgen)
 print(other, other["free"] + other["cached"] < other["tried"])  # free + all the cache < request ✓ held-by-tensors
 #> {'tried': 0.98, 'total': 8.0, 'free': 0.0, 'process': None, 'allocated': 13.98, 'cached': 0.13} True
+assert other["allocated"] > 100 * other["cached"]  # PyTorch's share: almost all of it tensors ✓ tensors-dominate
 
 # The older form (earlier torch releases), as pasted in a question: PyTorch's reserved total instead
 older = (
@@ -201,16 +202,19 @@ big_batch_grads = [p.grad.clone() for p in net.parameters()]
 net.zero_grad()
 
 steps = 4
-per_step, held_per_step = [], []
+per_step, held_per_step, after_backward = [], [], []
 for xb, yb in zip(x.chunk(steps), y.chunk(steps), strict=True):  # 4 micro-batches of 16, one backward each
     activations, out = saved_bytes(lambda xb=xb: net(xb))
     per_step.append(activations)
     held_per_step.append(held_bytes())  # all the graphs hold now, before this backward
     (F.cross_entropy(out, yb) / steps).backward()  # the graph of this micro-batch is freed here
+    after_backward.append(held_bytes())  # `out` is still referenced: backward alone freed them
 print(whole, max(per_step))  # ✓ accumulation-bytes
 #> 327680 81920
 print(held_per_step)  # held at once: one micro-batch's bytes, never more ✓ accumulation-held
 #> [81920, 81920, 81920, 81920]
+print(after_backward)  # ✓ backward-frees
+#> [0, 0, 0, 0]
 same = [torch.allclose(p.grad, g, atol=1e-6) for p, g in zip(net.parameters(), big_batch_grads, strict=True)]
 print(len(same), all(same))  # every parameter's gradient is the same ✓ accumulation-same
 #> 6 True
