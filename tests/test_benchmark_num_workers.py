@@ -288,3 +288,6 @@ def test_the_prose_names_the_torch_of_the_committed_table(lang: str) -> None:
     torch_version = re.search(r"· torch (\d+\.\d+\.\d+)", TABLE.read_text(encoding="utf-8"))[1]
     page = PAGE if lang == "en" else PAGE.with_name("num_workers.zh.md")
     assert f"torch {torch_version}" in " ".join(page.read_text(encoding="utf-8").split())
+    # "... the one pinned for Python 3.11": requirements.txt pins that torch there.
+    pins = (REPO_ROOT / "requirements.txt").read_text(encoding="utf-8")
+    assert re.search(rf'^torch=={re.escape(torch_version)}; python_version >= "3.11"', pins, re.M)

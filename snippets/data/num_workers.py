@@ -8,6 +8,7 @@ loads from this file) once on a small size.
 """
 
 # --8<-- [start:setup]
+import inspect
 import multiprocessing
 import os
 import random
@@ -121,6 +122,7 @@ with warnings.catch_warnings(record=True) as twenty:
     warnings.simplefilter("always")
     DataLoader(WhoLoadsMe(), num_workers=20)  # the notes' value
 assert bool(twenty) == (cpus < 20)  # a warning exactly where fewer than 20 CPUs ✓ notes-twenty
+assert "self.num_workers > max_num_worker_suggest" in inspect.getsource(DataLoader.check_worker_number_rationality)  # on any machine ✓ notes-twenty
 # --8<-- [end:too-many]
 
 

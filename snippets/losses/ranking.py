@@ -61,7 +61,7 @@ assert not torch.allclose(loss, torch.where(y == 1, 1 - cos, cos.clamp(min=0))) 
 for factor in torch.logspace(-3, 9, 25).tolist():  # 0.001 to 1e9; u, v, or both rescaled
     for a, b in ((factor * u, v), (u, factor * v), (factor * u, factor * v)):
         rescaled = F.cosine_embedding_loss(a, b, y, margin=0.5, reduction="none")
-        assert torch.allclose(rescaled, loss, atol=1e-6), factor  # factors 0.001 to 1e9 ✓ cosine-direction
+        assert torch.allclose(rescaled, loss, rtol=0, atol=1e-6), factor  # factors 0.001 to 1e9 ✓ cosine-direction
 per_row = torch.tensor([[2.0], [0.3], [5.0], [1.7]])  # each embedding its own positive factor
 rescaled_rows = F.cosine_embedding_loss(per_row * u, v / per_row, y, margin=0.5, reduction="none")
 assert torch.allclose(rescaled_rows, loss, atol=1e-6)  # ✓ cosine-per-row
