@@ -66,7 +66,7 @@ assert all(type(t) is torch.Tensor for t in others)  # eight more operations: pl
 return_type_doc = " ".join(tv_tensors.set_return_type.__doc__.split())
 assert 'Default is "Tensor" (i.e. pure :class:`torch.Tensor`)' in return_type_doc  # the rule, for torch operations ✓ plain-rule
 with tv_tensors.set_return_type("TVTensor"):  # the switch that docstring describes
-    assert type(b * 1) is tv_tensors.Image  # ✓ plain-rule
+    assert all(type(t) is tv_tensors.Image for t in (b * 1, b + 1, b[0], torch.relu(b)))  # ✓ plain-rule
 assert type(b.detach()) is type(b.clone().requires_grad_()) is type(b)  # these two keep it too ✓ keeps-type-more
 # --8<-- [end:pipelines]
 
@@ -150,8 +150,9 @@ for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.Aug
     except TypeError as err:
         refusal = str(err)
     assert refusal.startswith("Inputs of type BoundingBoxes are not supported")  # boxes too ✓ auto-refuses-boxes
-    image_out, label = auto(patch, 3)  # a plain label passes through, untouched
-    assert type(image_out) is tv_tensors.Image and label == 3  # ✓ auto-label
+    for label in (3, "cat", torch.tensor(3)):  # a plain label passes through, untouched
+        image_out, out = auto(patch, label)
+        assert type(image_out) is tv_tensors.Image and out is label  # ✓ auto-label
 # --8<-- [end:boxes]
 
 # --8<-- [start:which]

@@ -64,6 +64,7 @@ assert inspect.signature(dist.init_process_group).parameters["init_method"].defa
 assert 'If neither is specified, ``init_method`` is assumed to be "env://"' in init_doc  # ✓ env-init
 assert "Default value is 10 minutes for NCCL and 30 minutes for other backends" in init_doc  # ✓ timeout-default
 assert "collectives will be aborted asynchronously and the process will crash" in init_doc  # ✓ nccl-crash
+assert "When TORCH_NCCL_BLOCKING_WAIT is set, the process will block and wait for this timeout." in init_doc  # ✓ nccl-crash
 if rank == 0:
     print(f"backend={dist.get_backend()} world_size={dist.get_world_size()}")  # ✓ backend
     #> backend=gloo world_size=2

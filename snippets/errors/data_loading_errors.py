@@ -538,7 +538,7 @@ if __name__ == "__main__":
         print(f"{type(err).__name__}: {err}")  # ✓ normalize-message
         #> RuntimeError: output with shape [1, 28, 28] doesn't match the broadcast shape [3, 28, 28]
     mean = torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)
-    assert (once - mean).shape == (3, 28, 28)  # into a new tensor, the means broadcast to 3 channels
+    assert (once - mean).shape == (3, 28, 28)  # into a new tensor, the means broadcast to 3 channels ✓ normalize-copy
     in_place = ""
     try:
         once.clone().sub_(mean)  # in place, the result must fit the 1-channel tensor
