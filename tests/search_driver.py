@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote
 
-import yaml
+from docverify import yaml_data
 
 CASES_FILE = Path(__file__).with_name("search_cases.yaml")
 # Seconds to wait for one query's results (an engine answers in milliseconds;
@@ -62,7 +62,7 @@ def in_edition(page: str, lang: str) -> str:
 def load_cases(kind: str, path: Path = CASES_FILE) -> list[Case]:
     """The cases of one kind (`lookups`, `questions`, ...), each in the edition its `lang`
     names (English if none), with its `entry`, `source` and `also` if it names them."""
-    cases = yaml.safe_load(path.read_text(encoding="utf-8"))[kind] or []
+    cases = yaml_data.read(path)[kind] or []
     return [
         Case(
             c["query"],

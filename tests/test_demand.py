@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
+from docverify import yaml_data
 from docverify.contract import demand
 from docverify.paths import REPO_ROOT
 from docverify.site.site_config import markdown_options
@@ -77,3 +79,16 @@ def test_a_key_counts_in_prose_or_in_an_embedded_section_and_nowhere_else(tmp_pa
     cov = demand.coverage(tmp_path, [error("shown here"), error("not shown")])
     assert cov.share == 0.5 and [e.key for e in cov.missing] == ["not shown"]
     assert "not shown" in demand.report(cov) and "a/b#1" in demand.report(cov)
+
+
+def test_the_fast_yaml_reader_reads_what_the_safe_loader_reads(tmp_path: Path) -> None:
+    # docverify.yaml_data uses libyaml's loader for speed; it must build the same data
+    # from the corpus files and the search cases, and still refuse Python objects.
+    files = [REPO_ROOT / demand.CORPUS, REPO_ROOT / demand.QUESTIONS]
+    files.append(REPO_ROOT / "tests" / "search_cases.yaml")
+    for path in files:
+        assert yaml_data.read(path) == yaml.safe_load(path.read_text(encoding="utf-8")), path
+    unsafe = tmp_path / "unsafe.yaml"
+    unsafe.write_text("!!python/object/apply:os.getcwd []\n", encoding="utf-8")
+    with pytest.raises(yaml.constructor.ConstructorError):
+        yaml_data.read(unsafe)

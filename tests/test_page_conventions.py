@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
+from docverify import yaml_data
 from docverify.contract import snippets as snippet_file
 from docverify.contract.line_trace import statements
 from docverify.contract.page_program import content_pages, fenced_embeds
@@ -56,7 +56,7 @@ def test_each_content_page_embeds_its_own_snippet_file(request: pytest.FixtureRe
 
 def test_each_content_page_has_a_search_case(request: pytest.FixtureRequest) -> None:
     root = _root(request)
-    cases = yaml.safe_load((root / "tests" / "search_cases.yaml").read_text(encoding="utf-8"))
+    cases = yaml_data.read(root / "tests" / "search_cases.yaml")
     searched = {case["page"].strip("/") for case in cases["lookups"]}
     missing = [
         page

@@ -21,8 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from docverify import yaml_data
 from docverify.contract.embeds import find_embeds
 from docverify.contract.sections import render
 from docverify.paths import REPO_ROOT
@@ -89,7 +88,7 @@ class Question:
 
 def _entries(path: Path, kind: type, fields: tuple[str, ...]) -> list:
     """A corpus file's entries, in file order (every field read as a string, missing ones empty)."""
-    entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    entries = yaml_data.read(path)
     return [kind(**{f: str(e.get(f) or "") for f in fields}) for e in entries]
 
 
