@@ -188,13 +188,13 @@ dist.destroy_process_group()
 # --8<-- [start:env-rank]
 launch_vars = {name: os.environ.pop(name) for name in ["RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]}
 try:  # as `python train.py` runs: none of torchrun's variables
-    dist.init_process_group(backend="gloo", init_method="env://")
+    dist.init_process_group(backend="gloo")  # no init_method: env://, the default
 except ValueError as err:
     print_rank0(f"{type(err).__name__}: {err}")  # ✓ env-rank-message
 #> ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set
 os.environ["RANK"] = "0"
 try:
-    dist.init_process_group(backend="gloo")  # env:// is the default
+    dist.init_process_group(backend="gloo")
 except ValueError as err:
     print_rank0(str(err).split(": ")[-1])  # the next one it looks for ✓ env-rank-next
 #> environment variable WORLD_SIZE expected, but not set
