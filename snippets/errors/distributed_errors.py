@@ -134,6 +134,7 @@ assert torch.allclose(grads[0], (column_sums[0] + column_sums[1]).expand(2, 4) /
 weights = [None, None]
 dist.all_gather_object(weights, model.module.body.weight.detach())
 assert torch.equal(weights[0], weights[1])  # three steps later the ranks still hold one model ✓ unused-fix-weights
+assert isinstance(model.module, TwoHeads) and not hasattr(model, "body")  # DDP, too, keeps the model as .module ✓ ddp-module
 # --8<-- [end:unused-fix]
 
 # --8<-- [start:skipped]
@@ -187,13 +188,13 @@ dist.destroy_process_group()
 # --8<-- [start:env-rank]
 launch_vars = {name: os.environ.pop(name) for name in ["RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]}
 try:  # as `python train.py` runs: none of torchrun's variables
-    dist.init_process_group(backend="gloo", init_method="env://")
+    dist.init_process_group(backend="gloo")  # no init_method: env://, the default
 except ValueError as err:
     print_rank0(f"{type(err).__name__}: {err}")  # ✓ env-rank-message
 #> ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set
 os.environ["RANK"] = "0"
 try:
-    dist.init_process_group(backend="gloo")  # env:// is the default
+    dist.init_process_group(backend="gloo")
 except ValueError as err:
     print_rank0(str(err).split(": ")[-1])  # the next one it looks for ✓ env-rank-next
 #> environment variable WORLD_SIZE expected, but not set
@@ -355,7 +356,9 @@ raising = [line.strip() for line in c10d_source.splitlines() if "NCCL built in" 
 print_rank0(raising[0])  # where torch raises it ✓ no-nccl-message
 #> raise RuntimeError("Distributed package doesn't have NCCL built in")
 assert set(raising) == {'raise RuntimeError("Distributed package doesn\'t have NCCL built in")'}  # ✓ no-nccl-source
-assert "if not is_nccl_available():" in c10d_source  # raised where this torch has no NCCL ✓ no-nccl-source
+c10d_lines = c10d_source.splitlines()
+guards = {c10d_lines[i - 1].strip() for i, line in enumerate(c10d_lines) if "NCCL built in" in line}
+assert guards == {"if not is_nccl_available():"}  # each raise sits right under that test ✓ no-nccl-source
 print_rank0(dist.is_nccl_available(), dist.is_gloo_available())  # this torch (Linux, CUDA): both ✓ no-nccl-available
 #> True True
 # --8<-- [end:no-nccl]

@@ -23,6 +23,10 @@ assert logits.shape == (4, 3) and target.shape == (4,)  # ✓ data
 ce = F.cross_entropy(logits, target)
 nll = F.nll_loss(F.log_softmax(logits, dim=1), target)
 assert torch.allclose(ce, nll)  # ✓ ce-is-nll
+g = torch.Generator().manual_seed(1)  # more batches and class counts, without touching the global seed
+for n, c in [(1, 2), (8, 5), (16, 10)]:
+    z, t = torch.randn(n, c, generator=g) * 5, torch.randint(0, c, (n,), generator=g)
+    assert torch.allclose(F.cross_entropy(z, t), F.nll_loss(F.log_softmax(z, dim=1), t))  # ✓ ce-is-nll
 print(ce)
 #> tensor(0.9357)
 # and by hand: minus the log-probability of the right class, averaged
@@ -151,6 +155,7 @@ probs = torch.tensor([[0.7, 0.2, 0.1], [0.0, 0.5, 0.5], [0.1, 0.8, 0.1], [0.0, 0
 soft = F.cross_entropy(logits, probs)  # class probabilities (float, shape (N, C)) as target
 per_row = -(probs * logits.log_softmax(dim=1)).sum(dim=1)
 assert torch.allclose(soft, per_row.mean())  # ✓ soft-formula
+assert torch.allclose(F.cross_entropy(logits, probs, reduction="none"), per_row)  # each sample's own loss ✓ soft-formula
 # a one-hot probability target gives the same loss as the class index
 assert torch.allclose(F.cross_entropy(logits, F.one_hot(target, 3).float()), ce)  # ✓ one-hot
 # with weight, the mean over probability targets divides by the batch size

@@ -60,6 +60,10 @@ dropout.train()
 print(dropout(x))  # train mode: about p of the elements zeroed, the rest scaled by 1 / (1 - p) ✓ dropout-train
 #> tensor([[1.2500, 1.2500, 1.2500, 1.2500, 1.2500, 0.0000, 0.0000, 0.0000, 1.2500,
 #>          1.2500]])
+with torch.random.fork_rng(devices=[]):  # a larger draw, leaving the random numbers of the rest of the page as they were
+    many = dropout(torch.ones(100_000))
+zeroed = (many == 0).float().mean().item()
+assert dropout.p == 0.2 and set(many.unique().tolist()) == {0.0, 1.25} and abs(zeroed - 0.2) < 0.01  # about p of them zeroed ✓ dropout-train
 dropout.eval()
 print(torch.equal(dropout(x), x))  # eval mode: Dropout passes its input through unchanged ✓ dropout-eval
 #> True
@@ -67,7 +71,7 @@ print(torch.equal(dropout(x), x))  # eval mode: Dropout passes its input through
 
 # --8<-- [start:batchnorm]
 h = model[0](x_test[:8]).detach()  # what BatchNorm receives: 8 samples of 16 features
-saved_mean = bn.running_mean.clone()
+saved_mean, saved_var = bn.running_mean.clone(), bn.running_var.clone()
 
 bn.train()
 out = bn(h)  # train mode: normalised with THIS batch's mean and variance ...
@@ -77,13 +81,18 @@ print(torch.allclose(out, batch_formula, atol=1e-5))  # ✓ bn-train-batch
 towards = (1 - bn.momentum) * saved_mean + bn.momentum * h.mean(0)  # momentum 0.1: a tenth of the way
 print(torch.equal(bn.running_mean, saved_mean), torch.allclose(bn.running_mean, towards))  # ... and the running statistics move towards it ✓ bn-train-updates
 #> False True
+var_towards = (1 - bn.momentum) * saved_var + bn.momentum * h.var(0, unbiased=True)  # the UNBIASED variance (n - 1)
+biased_towards = (1 - bn.momentum) * saved_var + bn.momentum * h.var(0, unbiased=False)  # what it normalised with
+assert torch.allclose(bn.running_var, var_towards) and not torch.allclose(bn.running_var, biased_towards)  # ✓ bn-train-var
 
-bn.running_mean.copy_(saved_mean)  # put them back
+bn.running_mean.copy_(saved_mean)  # put the mean back
+var_before = bn.running_var.clone()
 bn.eval()
 out = bn(h)  # eval mode: normalised with the running statistics, which stay as they are
 running_formula = (h - bn.running_mean) / torch.sqrt(bn.running_var + bn.eps) * bn.weight + bn.bias
 print(torch.allclose(out, running_formula, atol=1e-5), torch.equal(bn.running_mean, saved_mean))  # ✓ bn-eval-running
 #> True True
+assert torch.equal(bn.running_var, var_before)  # the variance stays too ✓ bn-eval-running
 # --8<-- [end:batchnorm]
 
 # --8<-- [start:still-grad]

@@ -32,6 +32,9 @@ print({k: shares_memory(v, x) for k, v in basic.items()})  # integers, slices, N
 top_row = x.sum(dim=1).argmax()  # a 0-dimensional integer tensor, as argmax() returns
 print(top_row.dim(), shares_memory(x[top_row], x), shares_memory(x[top_row.unsqueeze(0)], x))  # like x[2]: a view ✓ zero-dim-view
 #> 0 True False
+z = x.clone()
+z[z.sum(dim=1).argmax()].zero_()  # writing into it writes into z: its row 2
+assert z[2].eq(0).all() and torch.equal(z[:2], x[:2])  # ✓ zero-dim-view
 print({k: shares_memory(v, x) for k, v in advanced.items()})  # a list, a tensor or a mask: copies ✓ advanced-copies
 #> {'x[[0, 2]]': False, 'x[:, [0, 2]]': False, 'x[x > 5]': False, 'x[torch.tensor([0, 2])]': False, 'x[torch.tensor([[0], [2]])]': False}
 
@@ -145,6 +148,9 @@ for dtype in (torch.int32, torch.float32):  # indices of other dtypes
 index = target.unsqueeze(1).float().long()  # .long(): int64, which every version takes
 print(torch.equal(logits.gather(1, index).squeeze(1), picked))  # ✓ gather-long
 #> True
+for dtype in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.float16, torch.float64):
+    index = target.unsqueeze(1).to(dtype).long()
+    assert index.dtype == torch.int64 and torch.equal(logits.gather(1, index).squeeze(1), picked)  # ✓ gather-long
 try:
     logits.gather(1, target)  # an index with one dimension fewer than the input
 except RuntimeError as err:
@@ -187,6 +193,8 @@ print(torch.take_along_dim(scores, best, dim=1).squeeze(1))  # the maximum of ea
 values, indices = scores.topk(2, dim=1)
 print(torch.equal(torch.take_along_dim(scores, indices, dim=1), values))  # topk's indices give its values ✓ take-topk
 #> True
+for found in (order, best, indices):  # argsort's, argmax's and topk's indices: gather takes the same values
+    assert torch.equal(torch.take_along_dim(scores, found, dim=1), scores.gather(1, found))  # ✓ take-gather
 print(torch.take_along_dim(scores, torch.tensor([4])))  # without dim: indices into the flattened tensor ✓ take-flat
 #> tensor([0.2000])
 # --8<-- [end:take-along-dim]

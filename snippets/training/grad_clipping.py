@@ -37,6 +37,15 @@ print(torch.linalg.vector_norm(torch.cat([a.grad, b.grad])))  # the total norm i
 set_grads([3.0, 4.0], [12.0])
 print(clip_grad_norm_(params, max_norm=20.0), a.grad, b.grad)  # below max_norm: left alone ✓ below
 #> tensor(13.) tensor([3., 4.]) tensor([12.])
+for max_norm in (1.0, 5.0, 12.9, 13.5, 20.0, 100.0):  # above the total norm of 13 and below it
+    set_grads([3.0, 4.0], [12.0])
+    returned = clip_grad_norm_(params, max_norm=max_norm)
+    clipped = torch.cat([a.grad, b.grad])
+    if max_norm < 13:  # one factor for every gradient; the total norm becomes max_norm
+        assert torch.allclose(clipped, all_grads * max_norm / 13) and math.isclose(torch.linalg.vector_norm(clipped).item(), max_norm, rel_tol=1e-5)  # ✓ clip-rule
+    else:  # left as they were
+        assert torch.equal(clipped, all_grads)  # ✓ clip-rule
+    assert returned.item() == 13.0  # the total norm before clipping, either way ✓ clip-rule
 # --8<-- [end:norm]
 
 # --8<-- [start:loop]
