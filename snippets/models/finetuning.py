@@ -131,6 +131,7 @@ for optimizer_class, options in [
     #> SGD {'momentum': 0.9} True
     #> AdamW {'weight_decay': 0.0} True
     #> SGD {'weight_decay': 0.01} True
+assert inspect.signature(torch.optim.Optimizer.zero_grad).parameters["set_to_none"].default is True  # ✓ none-default
 # --8<-- [end:optimizer-state]
 
 # --8<-- [start:lr-zero]
