@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -419,15 +420,19 @@ def test_time_limit_stops_a_runaway_snippet(tmp_path: Path) -> None:
 
 
 def test_unseeded_randomness_shows_up_seeded_does_not(tmp_path: Path) -> None:
-    unseeded = write_snippet(
-        tmp_path,
-        "unseeded.py",
-        """
-        import torch
-        print(torch.rand(4))
-    """,
-    )
-    assert run(unseeded, tmp_path) != run(unseeded, tmp_path)
+    # index.md: the harness seeds the generators of Python, NumPy and torch from fresh entropy,
+    # each on its own (a script drawing from any one of them unseeded prints other numbers).
+    for name, draw in [
+        ("torch", "import torch\nprint(torch.rand(4))"),
+        ("numpy", "import numpy as np\nprint(np.random.rand(4))"),
+        ("random", "import random\nprint([random.random() for _ in range(4)])"),
+    ]:
+        unseeded = write_snippet(tmp_path, f"unseeded_{name}.py", draw)
+        outputs = []
+        for _ in range(2):  # the same state before each run: only the harness's seeding differs
+            random.seed(0), np.random.seed(0), torch.manual_seed(0)
+            outputs.append(run(unseeded, tmp_path))
+        assert outputs[0] != outputs[1], name
     seeded = write_snippet(
         tmp_path,
         "seeded.py",

@@ -88,6 +88,8 @@ for shape in [(28,), (28, 28), (1, 28, 28), (8, 1, 28, 28), (2, 8, 1, 28, 28)]:
     #> (1, 28, 28) no error
     #> (8, 1, 28, 28) no error
     #> (2, 8, 1, 28, 28) RuntimeError: Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [2, 8, 1, 28, 28]
+wrong_dims = [n for n in range(8) if n not in (3, 4)]  # 0-D to 7-D, but 3-D and 4-D
+assert all(error_of(conv1, torch.zeros((1,) * n)).startswith("RuntimeError: Expected 3D (unbatched) or 4D") for n in wrong_dims)  # ✓ dims-any
 print(error_of(nn.Conv1d(1, 4, kernel_size=3), torch.zeros(50)))  # the same for conv1d ✓ dims-conv1d
 #> RuntimeError: Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: [50]
 print(error_of(nn.Conv3d(1, 4, kernel_size=3), torch.zeros(16, 64, 64)))  # and for conv3d: a volume without channels ✓ dims-conv3d
@@ -184,6 +186,7 @@ print([len(b) for b in DataLoader(data, batch_size=32)])  # ✓ bn-last-one
 print([len(b) for b in DataLoader(data, batch_size=32, drop_last=True)])  # ✓ bn-drop-last
 #> [32, 32]
 untracked = nn.BatchNorm1d(32, track_running_stats=False).eval()  # keeps no running statistics
+assert untracked.running_mean is None and untracked.running_var is None  # ✓ bn-eval-untracked
 print(error_of(untracked, torch.ones(1, 32)))  # so eval() still uses the batch's own ✓ bn-eval-untracked
 #> ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 32])
 # --8<-- [end:batchnorm-fix]
@@ -202,6 +205,8 @@ print(logits.shape, labels.shape)  # ✓ batch-rows
 #> torch.Size([24, 10]) torch.Size([6])
 print(error_of(nn.NLLLoss(), logits.log_softmax(1), labels))  # the same check in nll_loss ✓ batch-nll
 #> ValueError: Expected input batch_size (24) to match target batch_size (6).
+same = error_of(F.cross_entropy, logits, labels)
+assert error_of(nn.CrossEntropyLoss(), logits, labels) == error_of(F.nll_loss, logits.log_softmax(1), labels) == same  # ✓ batch-modules
 # --8<-- [end:batch-size-why]
 
 # --8<-- [start:batch-size-fix]

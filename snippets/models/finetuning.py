@@ -52,6 +52,7 @@ print(count_parameters(model))  # only the head's 8 * 2 + 2 elements train ✓ c
 F.cross_entropy(model(x), y).backward()
 print(model.backbone[0].weight.grad, model.head.weight.grad.shape)  # no gradient for the frozen part ✓ frozen-no-grad
 #> None torch.Size([2, 8])
+assert all(p.grad is None for p in model.backbone.parameters())  # not one of the four ✓ frozen-no-grad
 # --8<-- [end:freeze]
 
 # --8<-- [start:resnet]
@@ -67,9 +68,11 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     models.resnet18(pretrained=False)  # the pre-0.13 argument still works, with two warnings
 for warning in caught:
-    print(str(warning.message)[:70])  # ✓ pretrained-warning
-    #> The parameter 'pretrained' is deprecated since 0.13 and may be removed
-    #> Arguments other than a weight enum or `None` for 'weights' are depreca
+    print(warning.category.__name__, str(warning.message)[:70])  # ✓ pretrained-warning
+    #> UserWarning The parameter 'pretrained' is deprecated since 0.13 and may be removed
+    #> UserWarning Arguments other than a weight enum or `None` for 'weights' are depreca
+assert len(caught) == 2 and all("deprecated since 0.13" in str(w.message) for w in caught)  # ✓ pretrained-warning
+assert "please use 'weights' instead" in str(caught[0].message)  # the first says what to pass ✓ pretrained-use-weights
 # --8<-- [end:resnet]
 
 
@@ -88,14 +91,17 @@ optimizer = torch.optim.SGD((p for p in model.parameters() if p.requires_grad), 
 train_steps(model, optimizer)
 print(torch.equal(model.backbone[0].weight, pretrained.backbone[0].weight))  # ✓ only-trainable
 #> True
+filtered = list(filter(lambda p: p.requires_grad, model.parameters()))  # the other spelling: the same tensors
+assert [id(p) for p in filtered] == [id(p) for p in optimizer.param_groups[0]["params"]]  # ✓ only-trainable
 
 # 2. every parameter, frozen from the start: momentum and weight decay included, nothing moves
 model = copy.deepcopy(pretrained)
 model.backbone.requires_grad_(False)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
 train_steps(model, optimizer)
-print(torch.equal(model.backbone[0].weight, pretrained.backbone[0].weight))  # .grad is None: skipped ✓ all-frozen-from-start
-#> True
+unchanged = [torch.equal(a, b) for a, b in zip(model.backbone.parameters(), pretrained.backbone.parameters())]
+print(len(unchanged), all(unchanged))  # every backbone parameter: .grad is None, skipped ✓ all-frozen-from-start
+#> 4 True
 # --8<-- [end:optimizer]
 
 # --8<-- [start:optimizer-state]
@@ -125,6 +131,7 @@ for optimizer_class, options in [
     #> SGD {'momentum': 0.9} True
     #> AdamW {'weight_decay': 0.0} True
     #> SGD {'weight_decay': 0.01} True
+assert inspect.signature(torch.optim.Optimizer.zero_grad).parameters["set_to_none"].default is True  # ✓ none-default
 # --8<-- [end:optimizer-state]
 
 # --8<-- [start:lr-zero]
@@ -178,7 +185,7 @@ try:
         net.backbone.requires_grad_(not frozen_too)
         ddp = nn.parallel.DistributedDataParallel(net, find_unused_parameters=find_unused)  # default: False
         try:
-            for _ in range(2):  # two training steps
+            for step in range(2):  # two training steps
                 F.cross_entropy(ddp(x), y).backward()
             print(frozen_too, find_unused, "trains")  # ✓ ddp-frozen ✓ ddp-find-unused
             #> True False trains
@@ -186,6 +193,7 @@ try:
         except RuntimeError as err:  # the backbone requires a gradient that never comes
             print(frozen_too, find_unused, str(err).split(". ")[0])  # ✓ ddp-no-grad
             #> False False Expected to have finished reduction in the prior iteration before starting a new one
+            assert step == 1  # the second step raises, not the first ✓ ddp-no-grad
 finally:
     dist.destroy_process_group()
 # --8<-- [end:no-grad-forward]
@@ -234,8 +242,9 @@ model.backbone.requires_grad_(False)
 model.train()
 model(x)
 bn = model.backbone[1]
-print(torch.equal(bn.weight, pretrained.backbone[1].weight), torch.equal(bn.running_mean, pretrained.backbone[1].running_mean))  # ✓ bn-frozen-moves
-#> True False
+print(bn.weight.requires_grad, bn.bias.requires_grad, torch.equal(bn.running_mean, pretrained.backbone[1].running_mean))  # ✓ bn-frozen-moves
+#> False False False
+assert {name for name, _ in bn.named_buffers()} >= {"running_mean", "running_var"}  # statistics: buffers ✓ bn-frozen-moves
 
 
 class FineTuner(Net):
@@ -275,6 +284,7 @@ freeze_batchnorm(resnet)  # call it again after every resnet.train()
 frozen_bn = [m for m in resnet.modules() if isinstance(m, nn.BatchNorm2d)]
 print(len(frozen_bn), any(m.training for m in frozen_bn))  # ✓ bn-everywhere
 #> 20 False
+assert not any(p.requires_grad for m in frozen_bn for p in m.parameters())  # weight and bias frozen ✓ bn-everywhere
 
 synced = nn.SyncBatchNorm.convert_sync_batchnorm(copy.deepcopy(resnet).train())  # as for DDP
 frozen_sync = [m for m in synced.modules() if isinstance(m, nn.SyncBatchNorm)]
