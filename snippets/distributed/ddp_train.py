@@ -89,7 +89,7 @@ assert worker_command(legacy_launch, sys.argv[0])[-1] == "--local-rank=${local_r
 def gather_objects(obj: object) -> list:
     """Every rank's `obj`, in rank order, on every rank (for the checks below)."""
     objects = [None] * world_size
-    dist.all_gather_object(objects, obj)  # ✓ gather-helpers
+    dist.all_gather_object(objects, obj)
     return objects
 
 
@@ -108,6 +108,9 @@ def flat_state(module: nn.Module) -> torch.Tensor:
     return torch.cat([t.detach().reshape(-1).float() for t in module.state_dict().values()])
 
 
+# every rank receives every rank's value, in rank order:
+assert gather_objects(rank) == list(range(world_size))  # ✓ gather-helpers
+assert [t.item() for t in gather_tensor(torch.tensor([rank]))] == list(range(world_size))  # ✓ gather-helpers
 # --8<-- [end:check-helpers]
 
 # --8<-- [start:data]
