@@ -89,7 +89,7 @@ assert worker_command(legacy_launch, sys.argv[0])[-1] == "--local-rank=${local_r
 def gather_objects(obj: object) -> list:
     """Every rank's `obj`, in rank order, on every rank (for the checks below)."""
     objects = [None] * world_size
-    dist.all_gather_object(objects, obj)  # ✓ gather-helpers
+    dist.all_gather_object(objects, obj)
     return objects
 
 
@@ -108,6 +108,9 @@ def flat_state(module: nn.Module) -> torch.Tensor:
     return torch.cat([t.detach().reshape(-1).float() for t in module.state_dict().values()])
 
 
+# every rank receives every rank's value, in rank order:
+assert gather_objects(rank) == list(range(world_size))  # ✓ gather-helpers
+assert [t.item() for t in gather_tensor(torch.tensor([rank]))] == list(range(world_size))  # ✓ gather-helpers
 # --8<-- [end:check-helpers]
 
 # --8<-- [start:data]
@@ -120,6 +123,7 @@ y_all = (x_all @ true_w).argmax(dim=1)
 # The third tensor is each sample's index, so the checks can see who trained on what.
 train_set = TensorDataset(x_all[:n_train], y_all[:n_train], torch.arange(n_train))
 test_set = TensorDataset(x_all[n_train:], y_all[n_train:])
+assert all(torch.equal(x, x_all) for x in gather_tensor(x_all))  # the same data on every rank ✓ same-data
 
 train_sampler = DistributedSampler(train_set, shuffle=True, seed=0)  # rank/world from the group
 # sampler= and shuffle=True are mutually exclusive: the sampler does the shuffling.
@@ -142,7 +146,7 @@ before = gather_tensor(flat_state(model))
 model = DDP(model, device_ids=[local_rank] if device.type == "cuda" else None)
 assert model.device_ids == ([local_rank] if device.type == "cuda" else None)  # ✓ device-ids
 after = gather_tensor(flat_state(model))
-assert not torch.equal(before[0], before[1])
+assert not torch.equal(before[0], before[1])  # ✓ wrap-broadcast
 assert all(torch.equal(p, before[0]) for p in after)  # rank 0's weights and buffers, everywhere ✓ wrap-broadcast
 if rank == 0:
     print("parameters and buffers broadcast from rank 0 when wrapping:", torch.equal(*after))

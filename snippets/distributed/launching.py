@@ -276,7 +276,8 @@ print(f"script: {args.training_script!r}, its arguments: {args.training_script_a
 print("processes:", args.nproc_per_node)  # ✓ dash-processes
 #> processes: 1
 assert torchrun.parse_args(["--nproc-per-node=2", "main.py"]).nproc_per_node == "2"  # also accepted ✓ dash-form
-assert legacy_launch.parse_args(["—nproc_per_node=2", "main.py"]).training_script == "—nproc_per_node=2"  # ✓ dash-legacy
+legacy_args = legacy_launch.parse_args(["—nproc_per_node=2", "main.py"])  # the old launcher: the same
+assert (legacy_args.training_script, legacy_args.nproc_per_node) == ("—nproc_per_node=2", args.nproc_per_node)  # ✓ dash-legacy
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     stderr = io.StringIO()

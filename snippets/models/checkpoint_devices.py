@@ -157,6 +157,7 @@ dp_state = nn.DataParallel(model).state_dict()  # nn.DataParallel, as saved in m
 
 store = dist.FileStore(str(tmp / "store"), 1)
 dist.init_process_group("gloo", store=store, rank=0, world_size=1)  # DDP needs a group: one process
+assert (dist.get_backend(), dist.get_world_size()) == ("gloo", 1)  # ✓ one-process-group
 try:
     ddp_state = DistributedDataParallel(model).state_dict()
 finally:
@@ -168,10 +169,11 @@ torch.compile(model, backend=lambda graph, inputs: compiles.append(graph) or gra
 assert compiles == []  # the backend was never asked: nothing compiled before a call ✓ compile-lazy
 
 for name, state in [("DataParallel", dp_state), ("DDP", ddp_state), ("torch.compile", compiled_state)]:
-    print(f"{name:14} {next(iter(state))}")  # ✓ prefixes
-    #> DataParallel   module.0.weight
-    #> DDP            module.0.weight
-    #> torch.compile  _orig_mod.0.weight
+    firsts = {key.split(".")[0] for key in state}  # the first part of every key
+    print(f"{name:14} {next(iter(state))}  every key starts with: {firsts}")  # ✓ prefixes
+    #> DataParallel   module.0.weight  every key starts with: {'module'}
+    #> DDP            module.0.weight  every key starts with: {'module'}
+    #> torch.compile  _orig_mod.0.weight  every key starts with: {'_orig_mod'}
 # --8<-- [end:prefixes]
 
 # --8<-- [start:strip]
