@@ -50,6 +50,7 @@ print(model.weight.grad.dtype)  # ✓ unscale-grad-dtype
 print(raised(lambda: scaler.unscale_(optimizer)))  # what scaler.step(optimizer) calls ✓ unscale-message
 #> ValueError: Attempting to unscale FP16 gradients.
 assert raised(lambda: scaler.step(optimizer)) == raised(lambda: scaler.unscale_(optimizer))  # step: the same ✓ unscale-step
+assert "self.unscale_(optimizer)" in inspect.getsource(torch.amp.GradScaler.step)  # step calls unscale_ ✓ unscale-step
 # --8<-- [end:unscale]
 
 # --8<-- [start:unscale-fix]
