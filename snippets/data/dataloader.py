@@ -62,6 +62,10 @@ assert torch.equal(images, torch.stack([train_dataset[i][0] for i in range(4)]))
 assert labels.tolist() == [train_dataset[i][1] for i in range(4)]  # ✓ collate-numbers
 print([len(labels) for _, labels in loader])  # 10 samples, batch_size 4 ✓ last-smaller
 #> [4, 4, 2]
+for n in range(1, 25):  # every size up to 24, every batch size up to 8: only the last batch is short,
+    for batch_size in range(1, 9):  # and only when n is not a multiple of batch_size
+        sizes = [len(b) for (b,) in DataLoader(TensorDataset(torch.zeros(n, 1)), batch_size=batch_size)]
+        assert sizes == [batch_size] * (n // batch_size) + ([n % batch_size] if n % batch_size else [])  # ✓ last-rule
 # --8<-- [end:batching]
 
 # --8<-- [start:tensor-dataset]

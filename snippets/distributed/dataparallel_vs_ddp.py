@@ -53,6 +53,10 @@ code = " ".join(source.split())
 assert "if not self.device_ids: return self.module(*inputs, **kwargs)" in code  # ✓ dp-no-gpu
 assert "if len(self.device_ids) == 1: return self.module(" in code  # ✓ dp-one-gpu
 assert "return self.gather(outputs, self.output_device)" in code  # ✓ dp-gather
+assert "dim=self.dim" in inspect.getsource(nn.DataParallel.scatter)  # scatter splits along `dim` ... ✓ dp-dim
+assert inspect.signature(nn.DataParallel).parameters["dim"].default == 0  # ... 0 unless told otherwise ✓ dp-dim
+# replicas only for the devices that received a chunk of the input:
+assert "self.replicate(self.module, self.device_ids[:len(inputs)])" in code.replace("[: ", "[:")  # ✓ dp-replicas
 init = " ".join(inspect.getsource(nn.DataParallel.__init__).split())
 assert "if len(self.device_ids) == 1: self.module.to(self.src_device_obj)" in init  # ✓ dp-one-gpu-move
 # device_ids left out: every visible GPU, 0 to device_count() - 1
@@ -68,7 +72,9 @@ for phrase in [
     "splitting the input across the specified devices by chunking in the batch dimension",
     "In each forward, :attr:`module` is **replicated** on each device",
     "the update is done on the replicas which are destroyed after ``forward``",
+    "any updates to the running module in ``forward`` will be lost",
     "the replica on ``device[0]`` will have its parameters and buffers sharing storage",
+    "So **in-place** updates to the parameters or buffers on ``device[0]`` will be recorded",
     "gradients from each replica are summed into the original module",
     "It is recommended to use :class:`~torch.nn.parallel.DistributedDataParallel`, instead of"
     " this class, to do multi-GPU training, even if there is only a single node.",

@@ -4,6 +4,7 @@ Page: docs/errors/training_errors.md
 """
 
 # --8<-- [start:setup]
+import inspect
 import warnings
 from unittest import mock
 
@@ -49,6 +50,7 @@ print(model.weight.grad.dtype)  # ✓ unscale-grad-dtype
 print(raised(lambda: scaler.unscale_(optimizer)))  # what scaler.step(optimizer) calls ✓ unscale-message
 #> ValueError: Attempting to unscale FP16 gradients.
 assert raised(lambda: scaler.step(optimizer)) == raised(lambda: scaler.unscale_(optimizer))  # step: the same ✓ unscale-step
+assert "self.unscale_(optimizer)" in inspect.getsource(torch.amp.GradScaler.step)  # step calls unscale_ ✓ unscale-step
 # --8<-- [end:unscale]
 
 # --8<-- [start:unscale-fix]
@@ -101,6 +103,8 @@ with without_gpu():
         warnings.simplefilter("ignore")
         assert autocast_on_cuda() is False  # autocast is off: the block runs in float32 ✓ amp-no-cuda-off
         assert not torch.amp.GradScaler("cuda").is_enabled()  # and the scaler does nothing ✓ amp-no-cuda-off
+        with torch.autocast("cuda"):  # nor does CPU autocast take over: a layer in the block returns float32
+            assert nn.Linear(4, 1)(torch.ones(2, 4)).dtype == torch.float32  # ✓ amp-no-cuda-float32
 with mock.patch("torch.cuda.is_available", return_value=True):  # the same calls where CUDA is available:
     assert warned(lambda: torch.amp.GradScaler("cuda")) == warned(autocast_on_cuda) == []  # no warning ✓ amp-no-cuda-mock
 # --8<-- [end:amp-no-cuda]
@@ -220,6 +224,11 @@ for line in warned(lambda: torchvision.models.resnet18(pretrained=False)):
     #> UserWarning: The parameter 'pretrained' is deprecated since 0.13 and may be removed in the future, please use 'weights' instead.
     #> UserWarning: Arguments other than a weight enum or `None` for 'weights' are deprecated since 0.13 and may be removed in the future. The current behavior is equivalent to passing `weights=None`.
 assert warned(lambda: torchvision.models.resnet18(weights=False)) == [line]  # the second: a bool for weights ✓ pretrained-bool
+builders = [torchvision.models.get_model_builder(name) for name in torchvision.models.list_models()]
+signatures = [inspect.signature(builder).parameters for builder in builders]
+assert all("weights" in s and "pretrained" not in s for s in signatures)  # every model builder ✓ weights-everywhere
+print(len(builders), "model builders, each with `weights` and without `pretrained` in its signature")
+#> 121 model builders, each with `weights` and without `pretrained` in its signature
 # --8<-- [end:pretrained]
 
 # --8<-- [start:pretrained-fix]

@@ -17,6 +17,11 @@ def grad_at(p: torch.Tensor) -> torch.Tensor:
     return A * p + B  # its gradient
 
 
+probe = torch.randn(5, dtype=torch.float64, requires_grad=True)
+(0.5 * (A * probe * probe).sum() + (B * probe).sum()).backward()
+assert torch.allclose(probe.grad, grad_at(probe.detach()), atol=1e-12)  # grad_at is the loss's gradient ✓ grad-at
+
+
 def run_torch(opt_class, steps: int = 6, lrs=None, **hyper) -> torch.Tensor:
     """Positions after each step of a real torch.optim optimizer on the quadratic.
 

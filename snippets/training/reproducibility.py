@@ -52,16 +52,21 @@ if __name__ == "__main__":
     index = torch.tensor([0, 1, 1, 3])  # position 1 is written twice: which write wins?
     put_doc = " ".join(torch.Tensor.put_.__doc__.split())
     assert "the behavior is undefined if :attr:`index` contain duplicate elements" in put_doc  # ✓ put-undefined
+    documented = " ".join(inspect.getdoc(torch.use_deterministic_algorithms).split())
+    rule = "if only nondeterministic algorithms are available they will throw a :class:`RuntimeError` when called"
+    assert rule in documented  # the general rule, as the docstring states it ✓ throws-doc
     torch.use_deterministic_algorithms(True)
     try:
         for positions in (index, torch.tensor([0, 1, 2, 3])):  # with a repeat, and without: both refused
+            target = torch.zeros(5)
             try:
-                torch.zeros(5).put_(positions, values)
+                target.put_(positions, values)
             except RuntimeError as err:
                 print(positions.tolist(), str(err).split(", but")[0])  # ✓ put-error
                 #> [0, 1, 1, 3] put_ does not have a deterministic implementation
                 #> [0, 1, 2, 3] put_ does not have a deterministic implementation
                 assert "torch.use_deterministic_algorithms(True)" in str(err)
+            assert target.tolist() == [0.0] * 5  # refused before writing anything ✓ put-refused
     finally:
         torch.use_deterministic_algorithms(False)
 
@@ -69,8 +74,9 @@ if __name__ == "__main__":
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            torch.zeros(5).put_(index, values)
+            written = torch.zeros(5).put_(index, values)
         assert len(caught) == 1 and caught[0].category is UserWarning  # ✓ warn-only
+        assert written[0] == 1 and written[1] in (2, 3) and written[3] == 4  # and the call ran ✓ warn-only
         print(str(caught[0].message).split(", but")[0])
         #> put_ does not have a deterministic implementation
 
@@ -85,7 +91,6 @@ if __name__ == "__main__":
     #> False
 
     # on a GPU (the box below): what the docstrings say, and a default
-    documented = " ".join(inspect.getdoc(torch.use_deterministic_algorithms).split())
     refused = documented.split("operations will throw")[1]  # the ops that raise in deterministic mode
     examples = ["AdaptiveAvgPool2d` when attempting to differentiate a CUDA tensor", "NLLLoss` when called on a CUDA tensor"]
     assert all(op in refused for op in examples)  # ✓ cuda-refused
@@ -136,6 +141,8 @@ def noise_of(run: list) -> list:
 
 
 if __name__ == "__main__":  # a spawned worker imports this file: it must not start loaders itself
+    loader_doc = " ".join(DataLoader.__doc__.split())  # worker_init_fn: "called on each worker subprocess ..."
+    assert "after seeding and before data loading" in loader_doc  # ✓ init-before-load
     run_1 = one_epoch(seed=0)
     torch.rand(1000)  # other code drawing from the global generator between the runs
     run_2 = one_epoch(seed=0)
