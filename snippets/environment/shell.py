@@ -115,6 +115,8 @@ probe = (
 print(files_read(home, "-i", command=probe))  # the interactive shell that read .bashrc ✓ conda-sh
 #> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: function
 #> the shell function conda activate demo
+exported = files_read(home, "-i", command='echo "$CONDA_PYTHON_EXE ${PATH%%:*}"')  # the other variable; PATH's first folder
+assert exported == f".bashrc | {prefix}/bin/python {prefix}/condabin", exported  # ✓ conda-sh-exports
 # --8<-- [end:conda-sh]
 
 # --8<-- [start:functions]
@@ -164,4 +166,5 @@ print(files_read(debian_home, "-l", "-i"))  # unless it starts by sourcing ~/.pr
 # --8<-- [start:clean-up]
 shutil.rmtree(home)
 shutil.rmtree(debian_home)
+assert not home.exists() and not debian_home.exists()  # ✓ removed
 # --8<-- [end:clean-up]

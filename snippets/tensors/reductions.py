@@ -42,9 +42,16 @@ around_true_mean = samples.pow(2).sum(dim=1)  # the true mean is 0
 assert around_own_mean.le(around_true_mean + 1e-5).all()  # in each of the 20 000 rows (1e-5: float rounding) ✓ var-why
 try:
     torch.arange(5).mean()
-except RuntimeError as err:
-    print(err)  # ✓ mean-int
-    #> mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long
+except RuntimeError as err:  # catches its subclasses too
+    print(f"{type(err).__name__}: {err}")  # ✓ mean-int
+    #> NotImplementedError: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long
+refused = []
+for dtype in (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64):
+    try:
+        torch.ones(2, dtype=dtype).mean()
+    except RuntimeError:
+        refused.append(dtype)
+assert len(refused) == 6  # bool and each integer dtype: refused ✓ mean-int-all
 print(torch.arange(5).float().mean(), torch.arange(5).mean(dtype=torch.float32))  # the fixes ✓ mean-fix
 #> tensor(2.) tensor(2.)
 print(torch.tensor([1 + 1j, 3 + 0j]).mean())  # complex works too ✓ mean-complex
@@ -135,8 +142,9 @@ print(torch.any(torch.tensor([0, 0, 3])), bool(torch.all(f)))  # ✓ python-bool
 #> tensor(True) True
 print(torch.all(torch.tensor([1, 2], dtype=torch.uint8)))  # uint8 in, uint8 out ✓ all-uint8
 #> tensor(1, dtype=torch.uint8)
-others = (torch.int8, torch.int32, torch.int64, torch.float16, torch.float64, torch.bool)
-assert {torch.all(torch.ones(2, dtype=d)).dtype for d in others} == {torch.bool}  # every other dtype: bool ✓ only-uint8
+others = (torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.bfloat16,
+          torch.float32, torch.float64, torch.complex64, torch.complex128)
+assert {torch.all(torch.ones(2, dtype=d)).dtype for d in others} == {torch.bool}  # the 11 other dtypes tried: bool ✓ only-uint8
 m = torch.tensor([[True, False], [True, True]])
 print(m.all(dim=1), m.any(dim=0))  # ✓ all-dim
 #> tensor([False,  True]) tensor([True, True])

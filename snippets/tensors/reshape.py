@@ -71,8 +71,8 @@ for shape in [(3, 5), (2, 3, 4), (4, 1, 6), (2, 2, 1, 3)]:  # contiguous tensors
     c = torch.zeros(shape)
     pairs = [(i, j) for i in range(c.dim()) for j in range(i + 1, c.dim()) if shape[i] > 1 and shape[j] > 1]
     assert not any(c.transpose(i, j).is_contiguous() for i, j in pairs)  # every swap of two dims > 1 ✓ swap-rule
-print(xt.t().is_contiguous())  # swapping back, on a non-contiguous tensor: contiguous again ✓ swap-back
-#> True
+print(xt.t().is_contiguous(), same_storage(xt.t(), x))  # swapping back: contiguous again, still a view ✓ swap-back
+#> True True
 try:
     xt.view(-1)
 except RuntimeError as err:
@@ -92,7 +92,8 @@ def view_works(t: torch.Tensor, *shape: int) -> bool:
 
 
 assert not any(view_works(xt, *s) for s in [(256,), (4, 64), (16, 16), (32, 8)])  # a new order: refused ✓ view-refused-all
-assert all(view_works(xt, *s) for s in [(64, 2, 2), (2, 32, 4), (1, 64, 4)])  # splits, a size-1 dim: views ✓ split-works-all
+splits = [(64, 2, 2), (2, 32, 4), (1, 64, 4)]
+assert all(view_works(xt, *s) and same_storage(xt.view(*s), x) for s in splits)  # splits, a size-1 dim: views ✓ split-works-all
 # --8<-- [end:non-contiguous]
 
 # --8<-- [start:reshape]

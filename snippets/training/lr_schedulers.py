@@ -112,6 +112,28 @@ for _ in range(10):
     sched.step()
 print(round(max(lrs), 4), lrs.index(max(lrs)))  # no step gets max_lr itself ✓ one-cycle-fractional
 #> 0.9891 2
+
+
+def one_cycle_lrs(total_steps: int, pct_start: float) -> list[float]:
+    """The learning rate of each step of OneCycleLR(max_lr=1.0), stepped total_steps times."""
+    opt = new_optimizer(lr=0.1, momentum=0.9)
+    sched = OneCycleLR(opt, max_lr=1.0, total_steps=total_steps, pct_start=pct_start)
+    lrs = []
+    for _ in range(total_steps):
+        lrs.append(current_lr(opt))
+        opt.step()
+        sched.step()
+    return lrs
+
+
+for total_steps, pct_start in [(10, 0.5), (20, 0.25), (100, 0.3), (10, 0.35), (20, 0.33), (7, 0.5)]:
+    lrs = one_cycle_lrs(total_steps, pct_start)
+    peak, top = pct_start * total_steps - 1, lrs.index(max(lrs))  # peak: 4, 4, 29 (whole); 2.5, 5.6, 2.5
+    if math.isclose(peak, round(peak)):
+        assert top == round(peak) and max(lrs) == 1.0, (total_steps, pct_start)  # ✓ one-cycle-rule
+    else:
+        assert math.floor(peak) <= top <= math.ceil(peak) and max(lrs) < 1.0, (total_steps, pct_start)  # ✓ one-cycle-rule-fractional
+    assert math.isclose(lrs[0], 1.0 / 25) and math.isclose(lrs[-1], 1.0 / 25 / 1e4)  # ✓ one-cycle-ends-all
 # --8<-- [end:one-cycle]
 
 # Figure only (nothing shown depends on it): the warm-up + cosine schedule above, rebuilt.
