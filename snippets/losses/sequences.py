@@ -5,6 +5,8 @@ Page: docs/losses/sequences.md
 
 # --8<-- [start:setup]
 import inspect
+import itertools
+import math
 import warnings
 
 import torch
@@ -58,6 +60,21 @@ print(loss, -paths.log())  # ✓ by-hand
 assert torch.allclose(loss, -paths.log())  # ✓ by-hand-2
 # a sum over alignments, not the best one alone
 assert not torch.allclose(loss, -(probs[0, 0] * probs[1, 1]).log())  # ✓ by-hand-3
+
+
+def collapse(path):  # merge repeats, then drop the blanks (class 0)
+    return [c for i, c in enumerate(path) if c != 0 and (i == 0 or c != path[i - 1])]
+
+
+# The page's data: all C**T = 1024 paths of each sample, summed where they collapse to its target
+for n in range(N):
+    target_n, probs_n = targets[n, : target_lengths[n]].tolist(), log_probs[:, n].exp().tolist()
+    total = sum(
+        math.prod(probs_n[t][c] for t, c in enumerate(path))
+        for path in itertools.product(range(C), repeat=T)
+        if collapse(path) == target_n
+    )
+    assert math.isclose(-math.log(total), per_sample[n].item(), rel_tol=1e-5)  # ✓ by-hand-all
 # --8<-- [end:by-hand]
 
 # --8<-- [start:log-softmax]
