@@ -52,6 +52,11 @@ assert torch.allclose(F.binary_cross_entropy_with_logits(x, wrong, reduction="no
 )
 print(grad_bce)  # zero where the model is most wrong: it stops learning there ✓ bce-zero-grad
 #> tensor([-0., -0., -1.,  0.,  0.,  0.])
+sweep_x = torch.linspace(-300, 300, 6001, requires_grad=True)  # logits in steps of 0.1, each one wrong
+sweep_p = torch.sigmoid(sweep_x)
+(sweep_grad,) = torch.autograd.grad(F.binary_cross_entropy(sweep_p, (sweep_x < 0).float(), reduction="sum"), sweep_x)
+saturated = (sweep_p == 0) | (sweep_p == 1)  # the probability rounded to exactly 0 or 1
+assert saturated.any() and (sweep_grad[saturated] == 0).all()  # ✓ bce-zero-grad-all
 print(grad_logits)  # sigmoid(x) - target: full size
 #> tensor([-1., -1., -1.,  1.,  1.,  1.])
 assert torch.allclose(grad_logits, torch.sigmoid(x) - wrong)  # ✓ logits-grad

@@ -34,9 +34,10 @@ print(per_sample)  # ✓ per-sample
 flat = torch.cat([targets[0, :3], targets[1, :2]])
 flat_loss = F.ctc_loss(log_probs, flat, input_lengths, target_lengths, reduction="none")
 assert torch.allclose(flat_loss, per_sample)  # ✓ concatenated
-other_padding = torch.tensor([[1, 2, 1], [3, 3, 2]])  # the padding is never read
-assert torch.equal(F.ctc_loss(log_probs, other_padding, input_lengths, target_lengths,
-                              reduction="none"), per_sample)  # ✓ padding-unread
+for pad in (2, -1, 99):  # the padding is never read: not even a value that is no class
+    other_padding = torch.tensor([[1, 2, 1], [3, 3, pad]])
+    assert torch.equal(F.ctc_loss(log_probs, other_padding, input_lengths, target_lengths,
+                                  reduction="none"), per_sample)  # ✓ padding-unread
 # input_lengths: the time steps after a sample's length are never read either
 four = torch.tensor([4, 4])
 assert torch.equal(F.ctc_loss(log_probs, targets, four, target_lengths, reduction="none"),
