@@ -371,11 +371,9 @@ torch.save(checkpoint, tmp / "ckpt.pt")
 print(sorted(torch.load(tmp / "ckpt.pt")["optimizer"]["state"][0]))  # Adam's per-parameter state ✓ adam-state
 #> ['exp_avg', 'exp_avg_sq', 'step']
 saved_state, params = torch.load(tmp / "ckpt.pt")["optimizer"]["state"], list(net.parameters())
-assert len(saved_state) == len(params) == 4 and all(  # every parameter: two moments of its shape, a step count
-    sorted(saved_state[i]) == ["exp_avg", "exp_avg_sq", "step"]
-    and saved_state[i]["exp_avg"].shape == saved_state[i]["exp_avg_sq"].shape == p.shape
-    for i, p in enumerate(params)
-)  # ✓ adam-state-all
+kept = [(sorted(saved_state[i]), saved_state[i]["exp_avg"].shape, saved_state[i]["exp_avg_sq"].shape) for i in range(len(params))]
+assert len(saved_state) == len(params) == 4  # every parameter: two moments of its shape, a step count
+assert kept == [(["exp_avg", "exp_avg_sq", "step"], p.shape, p.shape) for p in params]  # ✓ adam-state-all
 
 
 def resume(*restored: str) -> bool:

@@ -43,9 +43,8 @@ def same(g1: dict, g2: dict) -> bool:
 
 with torch.random.fork_rng():  # leaves the global generator as it was
     first, again = model_with(), model_with(nn.LayerNorm(4))
-assert all(  # both Linear layers: the same weight and bias
-    torch.equal(first[i].get_parameter(name), again[i].get_parameter(name)) for i in (0, 2) for name in ("weight", "bias")
-)  # ✓ same-start
+pairs = [(first[i].get_parameter(name), again[i].get_parameter(name)) for i in (0, 2) for name in ("weight", "bias")]
+assert all(torch.equal(p1, p2) for p1, p2 in pairs)  # both Linear layers: the same weight and bias ✓ same-start
 # --8<-- [end:setup]
 
 # --8<-- [start:equal]
