@@ -143,6 +143,10 @@ for number in (1000, 50):
     counted = []
     benchmark.Timer("counted.append(1)", globals={"counted": counted}).timeit(number=number)
     assert len(counted) == number + max(number // 100, 2)  # 1010, 52 ✓ timeit-warmup-rule
+# Any number: the source runs max(number // 100, 2) untimed, then times `number` runs only.
+timeit_source_lines = [line.strip() for line in inspect.getsource(benchmark.Timer.timeit).splitlines()]
+assert "self._timeit(number=max(int(number // 100), 2))" in timeit_source_lines  # ✓ timeit-warmup-source
+assert "raw_times=[self._timeit(number=number)]," in timeit_source_lines  # ✓ timeit-warmup-source
 # The default clock synchronises the accelerator (a GPU), then reads perf_counter:
 clock = inspect.signature(benchmark.Timer).parameters["timer"].default
 print(inspect.getsource(clock).strip())  # ✓ timer-clock
@@ -183,6 +187,10 @@ def one_second() -> None:
 runs = timeit.Timer("one_second()", timer=lambda: clock_now, globals=globals()).timeit(number=3)
 print("timeit.timeit(number=3) returns", runs, "| the statement ran", int(clock_now), "times")  # ✓ timeit-total
 #> timeit.timeit(number=3) returns 3.0 | the statement ran 3 times
+for number in (1, 10, 100):  # any number: the total of exactly `number` runs
+    clock_now = 0.0
+    total_seconds = timeit.timeit("one_second()", timer=lambda: clock_now, number=number, globals=globals())
+    assert total_seconds == clock_now == number  # ✓ timeit-total-any
 timeit_source = inspect.getsource(timeit)  # the whole module: nothing in it waits for a GPU
 assert "synchroni" not in timeit_source and "cuda" not in timeit_source.lower()  # ✓ timeit-no-sync
 # --8<-- [end:timeit-total]

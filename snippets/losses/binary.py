@@ -40,6 +40,8 @@ print(F.binary_cross_entropy(p, wrong, reduction="none"))  # BCELoss clamps log(
 #>        grad_fn=<BinaryCrossEntropyBackward0>)
 capped = F.binary_cross_entropy(torch.tensor([math.exp(-50), 0.0]), torch.ones(2), reduction="none")
 assert torch.allclose(capped, torch.tensor([50.0, 100.0]))  # -log(p), but at most 100 ✓ bce-clamp
+bce_doc = " ".join(nn.BCELoss.__doc__.split())
+assert "BCELoss clamps its log function outputs to be greater than or equal to -100" in bce_doc  # ✓ bce-clamp-doc
 print(F.binary_cross_entropy_with_logits(x, wrong, reduction="none"))  # exact: |x| ✓ logits-exact
 #> tensor([200., 100.,  20.,  20., 100., 200.],
 #>        grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
@@ -50,6 +52,11 @@ assert torch.allclose(F.binary_cross_entropy_with_logits(x, wrong, reduction="no
 )
 print(grad_bce)  # zero where the model is most wrong: it stops learning there ✓ bce-zero-grad
 #> tensor([-0., -0., -1.,  0.,  0.,  0.])
+sweep_x = torch.linspace(-300, 300, 6001, requires_grad=True)  # logits in steps of 0.1, each one wrong
+sweep_p = torch.sigmoid(sweep_x)
+(sweep_grad,) = torch.autograd.grad(F.binary_cross_entropy(sweep_p, (sweep_x < 0).float(), reduction="sum"), sweep_x)
+saturated = (sweep_p == 0) | (sweep_p == 1)  # the probability rounded to exactly 0 or 1
+assert saturated.any() and (sweep_grad[saturated] == 0).all()  # ✓ bce-zero-grad-all
 print(grad_logits)  # sigmoid(x) - target: full size
 #> tensor([-1., -1., -1.,  1.,  1.,  1.])
 assert torch.allclose(grad_logits, torch.sigmoid(x) - wrong)  # ✓ logits-grad
@@ -115,6 +122,9 @@ balanced = F.binary_cross_entropy_with_logits(
     torch.zeros_like(target), target, pos_weight=n_neg / n_pos, reduction="none"
 )
 assert torch.allclose((balanced * target).sum(dim=0), (balanced * (1 - target)).sum(dim=0))  # ✓ balanced
+pos_weight_doc = " ".join(nn.BCEWithLogitsLoss.__doc__.split())  # the docstring's example: 300 negatives / 100 positives
+assert "100 positive and 300 negative examples of a single class, then ``pos_weight`` for the class" \
+    " should be equal to :math:`\\frac{300}{100}=3`" in pos_weight_doc  # ✓ pos-weight-doc
 # --8<-- [end:pos-weight]
 
 # --8<-- [start:multi-label]
@@ -126,6 +136,9 @@ predicted = logits > 0  # the same as probs > 0.5
 assert torch.equal(predicted, probs > 0.5)  # ✓ logit-zero
 tiny = torch.tensor(1e-8)  # except within about 1e-7 of 0: float32 rounds the sigmoid to exactly 0.5
 assert tiny > 0 and torch.sigmoid(tiny) == 0.5  # ✓ logit-tiny
+near = torch.tensor([-2e-7, -1e-7, -5e-8, 5e-8, 1e-7, 2e-7])  # the edges: 0.5 exactly within about 1e-7
+print((torch.sigmoid(near) == 0.5).tolist())  # ✓ logit-tiny-edges
+#> [False, True, True, True, False, False]
 print(predicted.int())  # ✓ predicted
 #> tensor([[1, 0, 1, 0],
 #>         [0, 1, 0, 0],
@@ -208,6 +221,13 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ bce-refuses
     #> all elements of input should be between 0 and 1
+refused = []
+for outside in (torch.full((3, 4), 1.5), torch.full((3, 4), -0.5)):  # only above 1, only below 0
+    try:
+        nn.BCELoss()(outside, target)
+    except RuntimeError:
+        refused.append(True)
+assert refused == [True, True]  # ✓ bce-refuses-2
 # --8<-- [end:detect]
 
 # --8<-- [start:two-classes]

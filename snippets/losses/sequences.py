@@ -5,6 +5,8 @@ Page: docs/losses/sequences.md
 
 # --8<-- [start:setup]
 import inspect
+import itertools
+import math
 import warnings
 
 import torch
@@ -32,9 +34,10 @@ print(per_sample)  # ✓ per-sample
 flat = torch.cat([targets[0, :3], targets[1, :2]])
 flat_loss = F.ctc_loss(log_probs, flat, input_lengths, target_lengths, reduction="none")
 assert torch.allclose(flat_loss, per_sample)  # ✓ concatenated
-other_padding = torch.tensor([[1, 2, 1], [3, 3, 2]])  # the padding is never read
-assert torch.equal(F.ctc_loss(log_probs, other_padding, input_lengths, target_lengths,
-                              reduction="none"), per_sample)  # ✓ padding-unread
+for pad in (2, -1, 99):  # the padding is never read: not even a value that is no class
+    other_padding = torch.tensor([[1, 2, 1], [3, 3, pad]])
+    assert torch.equal(F.ctc_loss(log_probs, other_padding, input_lengths, target_lengths,
+                                  reduction="none"), per_sample)  # ✓ padding-unread
 # input_lengths: the time steps after a sample's length are never read either
 four = torch.tensor([4, 4])
 assert torch.equal(F.ctc_loss(log_probs, targets, four, target_lengths, reduction="none"),
@@ -58,6 +61,21 @@ print(loss, -paths.log())  # ✓ by-hand
 assert torch.allclose(loss, -paths.log())  # ✓ by-hand-2
 # a sum over alignments, not the best one alone
 assert not torch.allclose(loss, -(probs[0, 0] * probs[1, 1]).log())  # ✓ by-hand-3
+
+
+def collapse(path):  # merge repeats, then drop the blanks (class 0)
+    return [c for i, c in enumerate(path) if c != 0 and (i == 0 or c != path[i - 1])]
+
+
+# The page's data: all C**T = 1024 paths of each sample, summed where they collapse to its target
+for n in range(N):
+    target_n, probs_n = targets[n, : target_lengths[n]].tolist(), log_probs[:, n].exp().tolist()
+    total = sum(
+        math.prod(probs_n[t][c] for t, c in enumerate(path))
+        for path in itertools.product(range(C), repeat=T)
+        if collapse(path) == target_n
+    )
+    assert math.isclose(-math.log(total), per_sample[n].item(), rel_tol=1e-5)  # ✓ by-hand-all
 # --8<-- [end:by-hand]
 
 # --8<-- [start:log-softmax]

@@ -370,6 +370,10 @@ checkpoint = {
 torch.save(checkpoint, tmp / "ckpt.pt")
 print(sorted(torch.load(tmp / "ckpt.pt")["optimizer"]["state"][0]))  # Adam's per-parameter state ✓ adam-state
 #> ['exp_avg', 'exp_avg_sq', 'step']
+saved_state, params = torch.load(tmp / "ckpt.pt")["optimizer"]["state"], list(net.parameters())
+kept = [(sorted(saved_state[i]), saved_state[i]["exp_avg"].shape, saved_state[i]["exp_avg_sq"].shape) for i in range(len(params))]
+assert len(saved_state) == len(params) == 4  # every parameter: two moments of its shape, a step count
+assert kept == [(["exp_avg", "exp_avg_sq", "step"], p.shape, p.shape) for p in params]  # ✓ adam-state-all
 
 
 def resume(*restored: str) -> bool:
@@ -423,6 +427,7 @@ print([torch.serialization.location_tag(storage) for storage in storages])  # �
 torch.save(torch.empty(2, device="meta"), tmp / "meta.pt")
 print(torch.load(tmp / "meta.pt").device)  # no map_location: back to the device it was saved from ✓ default-saved-device
 #> meta
+assert {t.device.type for t in torch.load(tmp / "weights.pt").values()} == {"cpu"}  # saved from the CPU: back on it ✓ default-cpu
 # --8<-- [end:map-location]
 
 

@@ -68,12 +68,12 @@ print(snapshot, snapshot.requires_grad, snapshot.grad_fn, same_storage(snapshot,
 # --8<-- [start:copy_]
 dst = torch.zeros(2, 3, dtype=torch.int64)
 keep = dst.untyped_storage().data_ptr()
-dst.copy_(torch.tensor([1.9, 2.9, 3.9]))  # in place: broadcasts and converts the dtype
+dst.copy_(torch.tensor([1.9, -2.9, 3.9]))  # in place: broadcasts and converts the dtype
 print(dst.shape, dst.dtype)  # shape and dtype are dst's own ✓ copy-keeps
 #> torch.Size([2, 3]) torch.int64
-print(dst)  # ✓ copy-converts
-#> tensor([[1, 2, 3],
-#>         [1, 2, 3]])
+print(dst)  # truncated toward zero: -2.9 becomes -2, not -3 as floor() gives ✓ copy-converts
+#> tensor([[ 1, -2,  3],
+#>         [ 1, -2,  3]])
 print(dst.untyped_storage().data_ptr() == keep)  # dst keeps its own memory ✓ copy-memory
 #> True
 try:

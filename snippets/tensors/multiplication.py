@@ -37,6 +37,24 @@ except RuntimeError as err:
     print(err)  # ✓ broadcast-error
     #> The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
 assert torch.equal(a * torch.tensor([1.0, -1.0]).reshape(2, 1), a.mul(col))  # reshaped to 2x1: scales rows ✓ reshape-col
+
+
+def rule(s, t):  # from the last dimension: each pair equal or holding a 1 (a missing dimension counts as 1)
+    s, t = (1,) * (len(t) - len(s)) + s, (1,) * (len(s) - len(t)) + t
+    ok = all(i == j or 1 in (i, j) for i, j in zip(s, t))
+    return tuple(j if i == 1 else i for i, j in zip(s, t)) if ok else "error"
+
+
+def product_shape(s, t):
+    try:
+        return tuple((torch.ones(s) * torch.ones(t)).shape)
+    except RuntimeError:
+        return "error"
+
+
+pairs = [((2, 3), (3,)), ((2, 3), (2,)), ((2, 1), (1, 3)), ((5, 1, 4), (3, 1)), ((4,), (2, 3, 4)),
+         ((2, 3), (3, 2)), ((0, 3), (1, 3)), ((0,), (2,)), ((6, 1, 1), (1, 5, 1))]
+assert all(product_shape(s, t) == rule(s, t) for s, t in pairs)  # ✓ broadcast-rule
 # --8<-- [end:broadcast]
 
 # --8<-- [start:mm]
@@ -65,6 +83,10 @@ print((batch @ b).shape)  # batch of matrices @ one matrix: b is broadcast ✓ b
 print((torch.ones(5, 1, 2, 3) @ torch.ones(7, 3, 4)).shape)  # batch dims broadcast too ✓ batch-dims
 #> torch.Size([5, 7, 2, 4])
 assert all(torch.equal(p @ q, torch.matmul(p, q)) for p, q in [(a, b), (a, v3), (v3, v3), (batch, b)])  # ✓ at-is-matmul
+gen = torch.Generator().manual_seed(0)
+lhs, rhs = torch.randn(5, 1, 2, 3, generator=gen), torch.randn(7, 3, 4, generator=gen)
+out = lhs @ rhs  # entry [i, j]: lhs's matrix i times rhs's matrix j
+assert all(torch.allclose(out[i, j], lhs[i, 0] @ rhs[j]) for i in range(5) for j in range(7))  # ✓ batch-each
 # --8<-- [end:matmul]
 
 # --8<-- [start:bmm]

@@ -43,7 +43,8 @@ def same(g1: dict, g2: dict) -> bool:
 
 with torch.random.fork_rng():  # leaves the global generator as it was
     first, again = model_with(), model_with(nn.LayerNorm(4))
-assert torch.equal(first[0].weight, again[0].weight) and torch.equal(first[2].weight, again[2].weight)  # ✓ same-start
+pairs = [(first[i].get_parameter(name), again[i].get_parameter(name)) for i in (0, 2) for name in ("weight", "bias")]
+assert all(torch.equal(p1, p2) for p1, p2 in pairs)  # both Linear layers: the same weight and bias ✓ same-start
 # --8<-- [end:setup]
 
 # --8<-- [start:equal]
@@ -90,6 +91,15 @@ print(same(full, halves), same(full, by_size))  # ✓ weighted
 big, small = model_with(nn.BatchNorm1d(4)), model_with(nn.BatchNorm1d(4))
 full = large_batch_gradients(big)  # BN normalises with the statistics of 8 samples ...
 acc = accumulated_gradients(small, sizes=[4, 4], weights=[1 / 2, 1 / 2])  # ... or of 4, twice
+h, h8 = small[0](x[:4]).detach(), small[0](x).detach()  # what BN is given: the first micro-batch, all 8
+
+
+def normalised(t: torch.Tensor, stats_of: torch.Tensor) -> torch.Tensor:
+    return (t - stats_of.mean(dim=0)) / (stats_of.var(dim=0, unbiased=False) + 1e-5).sqrt()
+
+
+on_4 = nn.BatchNorm1d(4)(h)  # a fresh BN in training mode: the statistics of the 4 samples it is given
+assert torch.allclose(on_4, normalised(h, h), atol=1e-5) and not torch.allclose(on_4, normalised(h, h8), atol=1e-5)  # ✓ bn-batch-stats
 print([name for name in full if not torch.allclose(full[name], acc[name], atol=1e-6)])  # differ ✓ bn-differs
 #> ['0.weight', '1.weight', '2.weight']
 bn_big, bn_small = big[1], small[1]
