@@ -399,10 +399,10 @@ scaled = w * 3
 scaled.retain_grad()  # keep this intermediate's gradient too
 scaled.sum().backward()
 assert scaled.grad.tolist() == [1.0, 1.0] and w.grad.tolist() == [3.0, 3.0]  # ✓ non-leaf-fixed
-moved = torch.tensor([1.0, 2.0], requires_grad=True).to(torch.float64)  # .to(), .cuda(): also not leaves
-assert not moved.is_leaf  # ✓ non-leaf-to
-leaf = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)  # made where it is used: a leaf
-assert leaf.is_leaf  # ✓ non-leaf-to
+moved = [torch.tensor([1.0, 2.0], requires_grad=True).to(to) for to in (torch.float64, "meta")]  # .to(), .cuda()
+assert not any(m.is_leaf for m in moved)  # another dtype, another device: not leaves ✓ non-leaf-to
+leaf = torch.tensor([1.0, 2.0], dtype=torch.float64, device="meta", requires_grad=True)  # made as it is used
+assert leaf.is_leaf  # a leaf ✓ non-leaf-to
 # --8<-- [end:non-leaf-grad-fix]
 
 # --8<-- [start:inference]
