@@ -226,6 +226,9 @@ for name, change in changes.items():  # every in-place change of values, on ever
             refusals[name] += "a leaf Variable that requires grad" in str(err)
 print(len(parameters), refusals)  # each change refused on every parameter ✓ leaf-every
 #> 4 {'add_': 4, 'mul_': 4, 'zero_': 4, 'fill_': 4, 'copy_': 4, 'clamp_': 4, 'masked_fill_': 4, 'index_put_': 4}
+frozen = nn.Parameter(torch.zeros(2), requires_grad=False)  # parameters require grad by default; a frozen one ...
+frozen.add_(1)  # ... may be changed in place
+assert nn.Parameter(torch.zeros(2)).requires_grad and frozen.tolist() == [1.0, 1.0]  # ✓ leaf-frozen
 h = x @ w
 h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
 assert torch.equal(torch.autograd.grad(h.sum(), w)[0], x.sum(dim=0))  # and backward through it works ✓ leaf-nonleaf-ok
