@@ -54,6 +54,8 @@ corner = t[:, :30, -20:].mean(dim=(1, 2))  # top right: the blue background
 print([round(v, 2) for v in corner.tolist()])  # channels first: t[0] red, t[1] green, t[2] blue ✓ corner
 #> [0.28, 0.43, 0.71]
 assert corner[2] > 2 * corner[0]  # blue more than twice as bright as red there ✓ blue-corner
+rgb = torch.from_numpy(np.array(img))  # the photo's own pixels: H x W x (R, G, B)
+assert all(torch.equal(t[c], rgb[..., c].float().div(255)) for c in range(3))  # t[0] R, t[1] G, t[2] B ✓ channels
 # --8<-- [end:to-tensor]
 
 # --8<-- [start:to-tensor-steps]
@@ -146,6 +148,11 @@ try:
 except ValueError as err:
     print(f"ValueError: {err}")  # ✓ later-value
     #> ValueError: Only modes ['RGB', 'YCbCr', 'HSV'] are supported for 3D inputs
+try:
+    F.to_tensor(img1)  # passed to a function that expects an image
+except TypeError as err:
+    print(f"TypeError: {err}")  # ✓ later-type
+    #> TypeError: pic should be PIL Image or ndarray. Got <class 'torchvision.transforms.transforms.ToPILImage'>
 try:
     transforms.ToTensor(img)  # ToTensor takes no argument: fails at once
 except TypeError as err:

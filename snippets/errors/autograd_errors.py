@@ -226,6 +226,9 @@ for name, change in changes.items():  # every in-place change of values, on ever
             refusals[name] += "a leaf Variable that requires grad" in str(err)
 print(len(parameters), refusals)  # each change refused on every parameter ✓ leaf-every
 #> 4 {'add_': 4, 'mul_': 4, 'zero_': 4, 'fill_': 4, 'copy_': 4, 'clamp_': 4, 'masked_fill_': 4, 'index_put_': 4}
+frozen = nn.Parameter(torch.zeros(2), requires_grad=False)  # parameters require grad by default; a frozen one ...
+frozen.add_(1)  # ... may be changed in place
+assert nn.Parameter(torch.zeros(2)).requires_grad and frozen.tolist() == [1.0, 1.0]  # ✓ leaf-frozen
 h = x @ w
 h += 1  # a non-leaf may be changed in place (when backward does not need its old value) ✓ leaf-nonleaf-ok
 assert torch.equal(torch.autograd.grad(h.sum(), w)[0], x.sum(dim=0))  # and backward through it works ✓ leaf-nonleaf-ok
@@ -399,10 +402,10 @@ scaled = w * 3
 scaled.retain_grad()  # keep this intermediate's gradient too
 scaled.sum().backward()
 assert scaled.grad.tolist() == [1.0, 1.0] and w.grad.tolist() == [3.0, 3.0]  # ✓ non-leaf-fixed
-moved = torch.tensor([1.0, 2.0], requires_grad=True).to(torch.float64)  # .to(), .cuda(): also not leaves
-assert not moved.is_leaf  # ✓ non-leaf-to
-leaf = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)  # made where it is used: a leaf
-assert leaf.is_leaf  # ✓ non-leaf-to
+moved = [torch.tensor([1.0, 2.0], requires_grad=True).to(to) for to in (torch.float64, "meta")]  # .to(), .cuda()
+assert not any(m.is_leaf for m in moved)  # another dtype, another device: not leaves ✓ non-leaf-to
+leaf = torch.tensor([1.0, 2.0], dtype=torch.float64, device="meta", requires_grad=True)  # made as it is used
+assert leaf.is_leaf  # a leaf ✓ non-leaf-to
 # --8<-- [end:non-leaf-grad-fix]
 
 # --8<-- [start:inference]

@@ -71,6 +71,8 @@ print(raised(lambda: float(losses)))  # ✓ scalar-message
 print(raised(lambda: torch.tensor([losses, losses])))  # a list of tensors into torch.tensor ✓ scalar-list
 #> ValueError: only one element tensors can be converted to Python scalars
 assert raised(lambda: int(losses)) == raised(lambda: float(losses))  # int() the same ✓ scalar-message
+assert raised(lambda: float(losses[:0])) == raised(lambda: float(losses))  # no value: refused as well ✓ scalar-one
+assert float(losses[:1]) == 0.25 and int(losses[2:]) == 1 and torch.tensor([losses[:1], losses[2:]]).tolist() == [0.25, 1.0]  # one: fine ✓ scalar-one
 print(raised(losses.item))  # .item() says it with the count ✓ scalar-item
 #> RuntimeError: a Tensor with 3 elements cannot be converted to Scalar
 # --8<-- [end:scalar]
@@ -124,6 +126,12 @@ assert raised(lambda: torch.cat([logits, logits], dim=1)) == raised(lambda: logi
 print(raised(lambda: logits.unsqueeze(2)))  # unsqueeze and stack insert a dimension: -n - 1 to n ✓ dim-range-insert
 #> IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)
 assert raised(lambda: torch.stack([logits, logits], dim=2)) == raised(lambda: logits.unsqueeze(2))  # ✓ dim-range-insert
+for n in range(1, 5):  # both rules, for 1 to 4 dimensions
+    t = torch.zeros([2] * n)
+    picks = [d for d in range(-9, 9) if raised(lambda d=d: t.sum(dim=d)) == "no error"]
+    inserts = [d for d in range(-9, 9) if raised(lambda d=d: t.unsqueeze(d)) == "no error"]
+    assert picks == list(range(-n, n)) and inserts == list(range(-n - 1, n + 1))  # ✓ dim-range-rule
+    assert f"range of [{-n}, {n - 1}], but got {n})" in raised(lambda: t.sum(dim=n))  # ✓ dim-range-rule
 # --8<-- [end:dim-range]
 
 # --8<-- [start:dim-range-fix]

@@ -35,6 +35,10 @@ log_p = F.log_softmax(torch.tensor([[2.0, 1.0, 0.0, -1.0], [0.0, 0.0, 0.0, 0.0]]
 as_log = F.kl_div(log_q, log_p, reduction="batchmean", log_target=True)
 assert torch.allclose(as_log, F.kl_div(log_q, log_p.exp(), reduction="batchmean"))  # ✓ log-target
 assert torch.allclose(as_log, kl_by_definition(log_p.exp(), log_q).mean())  # ✓ log-target-2
+pairs_rng = torch.Generator().manual_seed(1)  # 100 random pairs: targets with every probability above 0
+log_ps, log_qs = F.log_softmax(torch.randn(2, 100, 4, generator=pairs_rng) * 3, dim=-1)
+by_log = F.kl_div(log_qs, log_ps, reduction="none", log_target=True)
+assert torch.allclose(by_log, F.kl_div(log_qs, log_ps.exp(), reduction="none"), atol=1e-6)  # ✓ log-target-all
 # but a probability of 0 has no finite log: log_target=True then gives nan
 print(F.kl_div(log_q, p.log(), reduction="none", log_target=True)[0])  # ✓ log-target-nan
 #> tensor([0.0625, 0.1342, 0.1863,    nan])
@@ -44,6 +48,7 @@ wrong = F.kl_div(log_q.exp(), p, reduction="batchmean")
 print(wrong)  # ✓ probabilities-in
 #> tensor(-1.4541)
 assert wrong < 0 <= kl  # a real KL divergence is never negative ✓ probabilities-in-2
+assert (by_log.sum(dim=1) >= 0).all()  # nor on any of the 100 random pairs ✓ kl-nonnegative
 # --8<-- [end:input-target]
 
 # --8<-- [start:batchmean]

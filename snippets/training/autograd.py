@@ -71,7 +71,14 @@ for _ in range(3):
     #> tensor([ 8., 10., 12.])
     #> tensor([12., 15., 18.])
 assert torch.equal(w.grad, 3 * x)  # ✓ three-times
-w.grad = None  # what optimizer.zero_grad() does before the next step
+layer = nn.Linear(3, 1)
+layer(x).sum().backward()
+layer.zero_grad()  # what a training loop calls before the next step: .grad cleared (set to None)
+assert layer.weight.grad is None and layer.bias.grad is None  # ✓ zero-grad
+w.grad = None
+for part in (slice(0, 2), slice(2, 3)):  # gradient accumulation: one backward() per part of the batch ...
+    (w[part] * x[part]).sum().backward()
+assert torch.equal(w.grad, x)  # ... adds up to the gradient of the whole batch ✓ accumulation
 # --8<-- [end:accumulate]
 
 # --8<-- [start:detach]
