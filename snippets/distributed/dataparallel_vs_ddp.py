@@ -62,8 +62,10 @@ assert "if len(self.device_ids) == 1: self.module.to(self.src_device_obj)" in in
 # device_ids left out: every visible GPU, 0 to device_count() - 1
 assert "if device_ids is None: device_ids = _get_all_device_indices()" in init  # ✓ dp-default-ids
 assert "list(range(m.device_count()))" in inspect.getsource(torch._utils._get_all_device_indices)  # ✓ dp-all-gpus
-# parallel_apply runs each replica in a thread of this one process:
-assert "threading.Thread(" in inspect.getsource(torch.nn.parallel.parallel_apply)  # ✓ dp-threads
+# parallel_apply runs each replica in a thread of this one process (a lone replica in the caller's):
+apply_source = " ".join(inspect.getsource(torch.nn.parallel.parallel_apply).split())
+assert "if len(modules) > 1: threads = [" in apply_source and "threading.Thread(" in apply_source  # ✓ dp-threads
+assert "else: _worker(0, modules[0]" in apply_source  # ✓ dp-threads
 # --8<-- [end:forward-steps]
 
 # --8<-- [start:docstring]

@@ -67,7 +67,7 @@ installed = {name: importlib.metadata.version(name) for name in pins}  # every p
 print(len(pins), installed == pins)  # ... is installed here at its pinned version ✓ installed-equal
 #> 21 True
 torch_needs = [re.match(r"[\w.-]+", r)[0] for r in importlib.metadata.requires("torch") if "extra ==" not in r]
-print("filelock" in pins, "sympy" in torch_needs and "sympy" not in pins)  # torch needs both; one is pinned ✓ deps-unpinned
+print("filelock" in torch_needs and "filelock" in pins, "sympy" in torch_needs and "sympy" not in pins)  # torch needs both; one is pinned ✓ deps-unpinned
 #> True True
 torch_line = f"      - torch=={pins['torch']}\n"
 edits = {  # changes of the environment file: three of its exact pins, then three other kinds of line

@@ -285,6 +285,11 @@ frozen_bn = [m for m in resnet.modules() if isinstance(m, nn.BatchNorm2d)]
 print(len(frozen_bn), any(m.training for m in frozen_bn))  # ✓ bn-everywhere
 #> 20 False
 assert not any(p.requires_grad for m in frozen_bn for p in m.parameters())  # weight and bias frozen ✓ bn-everywhere
+trainable = copy.deepcopy(resnet).requires_grad_(True).train()  # a model with nothing frozen yet
+freeze_batchnorm(trainable)
+in_bn = {id(p) for m in trainable.modules() if isinstance(m, nn.BatchNorm2d) for p in m.parameters()}
+assert all(p.requires_grad == (id(p) not in in_bn) for p in trainable.parameters())  # BN's only ✓ bn-everywhere
+assert all(m.training != isinstance(m, nn.BatchNorm2d) for m in trainable.modules())  # only BN in eval mode ✓ bn-everywhere
 
 synced = nn.SyncBatchNorm.convert_sync_batchnorm(copy.deepcopy(resnet).train())  # as for DDP
 frozen_sync = [m for m in synced.modules() if isinstance(m, nn.SyncBatchNorm)]

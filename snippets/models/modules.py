@@ -186,7 +186,8 @@ width_per_group, kernel_size, stride, padding = 8, 3, 1, 1  # the names the note
 
 
 class MultiScale(nn.Module):
-    """Splits the channels into groups; each conv gets its group plus the previous conv's output."""
+    """Splits the channels into groups: the first conv gets the first group, each later conv its
+    group plus the previous conv's output; the last group passes through."""
 
     def __init__(self, scale: int = 4) -> None:
         super().__init__()
