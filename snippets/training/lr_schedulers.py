@@ -126,13 +126,13 @@ def one_cycle_lrs(total_steps: int, pct_start: float) -> list[float]:
     return lrs
 
 
-for total_steps, pct_start in [(10, 0.5), (20, 0.25), (100, 0.3), (10, 0.35), (20, 0.33), (7, 0.5)]:
-    lrs = one_cycle_lrs(total_steps, pct_start)
-    peak, top = pct_start * total_steps - 1, lrs.index(max(lrs))  # peak: 4, 4, 29 (whole); 2.5, 5.6, 2.5
+for steps, pct in [(10, 0.5), (20, 0.25), (100, 0.3), (10, 0.35), (20, 0.33), (7, 0.5)]:
+    lrs = one_cycle_lrs(steps, pct)
+    peak, top = pct * steps - 1, lrs.index(max(lrs))  # peak: 4, 4, 29 (whole); 2.5, 5.6, 2.5
     if math.isclose(peak, round(peak)):
-        assert top == round(peak) and max(lrs) == 1.0, (total_steps, pct_start)  # ✓ one-cycle-rule
+        assert top == round(peak) and max(lrs) == 1.0, (steps, pct)  # ✓ one-cycle-rule
     else:
-        assert math.floor(peak) <= top <= math.ceil(peak) and max(lrs) < 1.0, (total_steps, pct_start)  # ✓ one-cycle-rule-fractional
+        assert math.floor(peak) <= top <= math.ceil(peak) and max(lrs) < 1.0, (steps, pct)  # ✓ one-cycle-rule-fractional
     assert math.isclose(lrs[0], 1.0 / 25) and math.isclose(lrs[-1], 1.0 / 25 / 1e4)  # ✓ one-cycle-ends-all
 # --8<-- [end:one-cycle]
 
@@ -141,6 +141,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from docverify.figures import save_figure  # noqa: E402
 
+assert (warmup_steps, total_steps) == (5, 25)  # the schedule the page's alt text describes
 opt = new_optimizer(lr=0.1)
 sched = SequentialLR(
     opt,
