@@ -34,7 +34,7 @@ print(a.round().dtype, torch.tensor([2.5]).round().long())  # ✓ round-float
 assert a.round().tolist() == [round(v) for v in a.tolist()]  # the same rule as Python's round ✓ round-python
 assert np.array_equal(a.round().numpy(), np.round(a.numpy()))  # and NumPy's ✓ round-numpy
 grid = torch.linspace(-4, 4, 801)  # steps of 0.01: mostly values that are not halves
-assert ((grid - grid.round()).abs() <= 0.5).all()  # each goes to its nearest integer ✓ round-nearest
+assert ((grid - grid.round()).abs() <= 0.5).all() and torch.equal(grid.round(), grid.round().trunc())  # to its nearest integer ✓ round-nearest
 # --8<-- [end:round]
 
 # --8<-- [start:clamp]
