@@ -58,7 +58,7 @@ print(custom.inp)
 assert torch.equal(custom.inp, plain[0]) and torch.equal(custom.tgt, plain[1])  # ✓ same-stack
 made = []
 anything = DataLoader(dataset, batch_size=2, collate_fn=lambda samples: made.append(object()) or made[-1])
-assert next(iter(anything)) is made[-1]  # any object: the loader hands it out as it is ✓ collate-any
+assert next(iter(anything)) is made[-1]  # no workers, no pinning: that same object ✓ collate-any
 # --8<-- [end:collate]
 
 
