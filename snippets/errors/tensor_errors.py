@@ -130,7 +130,8 @@ for n in range(1, 5):  # both rules, for 1 to 4 dimensions
     t = torch.zeros([2] * n)
     picks = [d for d in range(-9, 9) if raised(lambda d=d: t.sum(dim=d)) == "no error"]
     inserts = [d for d in range(-9, 9) if raised(lambda d=d: t.unsqueeze(d)) == "no error"]
-    assert picks == list(range(-n, n)) and inserts == list(range(-n - 1, n + 1))  # ✓ dim-range-rule
+    stacks = [d for d in range(-9, 9) if raised(lambda d=d: torch.stack([t, t], dim=d)) == "no error"]
+    assert picks == list(range(-n, n)) and inserts == stacks == list(range(-n - 1, n + 1))  # ✓ dim-range-rule
     assert f"range of [{-n}, {n - 1}], but got {n})" in raised(lambda: t.sum(dim=n))  # ✓ dim-range-rule
 # --8<-- [end:dim-range]
 

@@ -75,10 +75,14 @@ layer = nn.Linear(3, 1)
 layer(x).sum().backward()
 layer.zero_grad()  # what a training loop calls before the next step: .grad cleared (set to None)
 assert layer.weight.grad is None and layer.bias.grad is None  # ✓ zero-grad
-w.grad = None
-for part in (slice(0, 2), slice(2, 3)):  # gradient accumulation: one backward() per part of the batch ...
-    (w[part] * x[part]).sum().backward()
-assert torch.equal(w.grad, x)  # ... adds up to the gradient of the whole batch ✓ accumulation
+batch = torch.arange(12.0).view(4, 3)  # 4 samples
+layer(batch).sum().backward()  # a loss summed over the samples
+whole = layer.weight.grad.clone()
+for loss_of in (torch.sum, lambda out: torch.mean(out) / 2):  # a mean loss, divided by the number of parts
+    layer.zero_grad()
+    for part in (batch[:2], batch[2:]):  # gradient accumulation: one backward() per part of the batch ...
+        loss_of(layer(part)).backward()
+    assert torch.allclose(layer.weight.grad, whole if loss_of is torch.sum else whole / 4)  # ... adds up ✓ accumulation
 # --8<-- [end:accumulate]
 
 # --8<-- [start:detach]
