@@ -143,7 +143,8 @@ for number in (1000, 50):
     counted = []
     benchmark.Timer("counted.append(1)", globals={"counted": counted}).timeit(number=number)
     assert len(counted) == number + max(number // 100, 2)  # 1010, 52 ✓ timeit-warmup-rule
-# Any number: the source runs max(number // 100, 2) untimed, then times `number` runs only.
+# Any number: the source runs max(number // 100, 2) and drops their time,
+# then returns the time of `number` runs only.
 timeit_source_lines = [line.strip() for line in inspect.getsource(benchmark.Timer.timeit).splitlines()]
 assert "self._timeit(number=max(int(number // 100), 2))" in timeit_source_lines  # ✓ timeit-warmup-source
 assert "raw_times=[self._timeit(number=number)]," in timeit_source_lines  # ✓ timeit-warmup-source

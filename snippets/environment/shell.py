@@ -51,14 +51,14 @@ cases = {
     "login (bash -l)": ["-l"],
     "interactive (bash -i)": ["-i"],
     "login + interactive (an ssh session)": ["-l", "-i"],
-    "neither (bash -c, scripts, cron)": [],
+    "neither (bash -c, scripts)": [],
 }
 for what, args in cases.items():
     print(f"{what}: {files_read(home, *args)}")  # ✓ who-reads
     #> login (bash -l): .bash_profile
     #> interactive (bash -i): .bashrc
     #> login + interactive (an ssh session): .bash_profile
-    #> neither (bash -c, scripts, cron): (none)
+    #> neither (bash -c, scripts): (none)
 # `ssh host command`: sshd starts `bash -c command` with SSH_CLIENT (client address, ports) set,
 # and no SHLVL: no shell started it
 print(files_read(home, SSH_CLIENT="192.0.2.1 50000 22"))  # ✓ ssh-command
@@ -115,7 +115,8 @@ probe = (
 print(files_read(home, "-i", command=probe))  # the interactive shell that read .bashrc ✓ conda-sh
 #> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: function
 #> the shell function conda activate demo
-exported = files_read(home, "-i", command='echo "$CONDA_PYTHON_EXE ${PATH%%:*}"')  # the other variable; PATH's first folder
+child = "sh -c 'echo \"$CONDA_PYTHON_EXE ${PATH%%:*}\"'"  # a child process: it sees exported variables only
+exported = files_read(home, "-i", command=child)  # the other variable; PATH's first folder
 assert exported == f".bashrc | {prefix}/bin/python {prefix}/condabin", exported  # ✓ conda-sh-exports
 # --8<-- [end:conda-sh]
 
@@ -125,7 +126,7 @@ script.write_text(probe + "\n")
 print(files_read(home, "-i", command=f"bash {script}"))  # inherits variables, not functions ✓ script
 #> .bashrc | CONDA_EXE=miniconda3/bin/conda CONDA_SHLVL=0 condabin on PATH: yes conda is: file
 #> the program condabin/conda activate demo
-print(files_read(home, command=f"bash {script}"))  # started by cron or an IDE: nothing at all ✓ no-shell
+print(files_read(home, command=f"bash {script}"))  # started by a shell that read nothing: no conda at all ✓ no-shell
 #> (none) | CONDA_EXE= CONDA_SHLVL= condabin on PATH: no conda is: nothing
 #> conda activate: exit status 127
 sourcing = home / "train_sourcing.sh"  # a script that sources conda.sh itself

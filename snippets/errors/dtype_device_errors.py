@@ -273,6 +273,11 @@ else:
     no_driver = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
     assert torch.version.cuda is not None and failure == no_driver, failure  # a CUDA build, no driver ✓ no-cuda-here
     assert raised_in == "_lazy_init", raised_in  # raised inside torch.cuda._lazy_init ✓ no-cuda-lazy
+    try:
+        torch.distributed.ProcessGroupNCCL(torch.distributed.HashStore(), 0, 1)  # an NCCL group of one process
+    except ValueError as err:
+        nccl_failure = str(err)
+    assert nccl_failure == "ProcessGroupNCCL is only supported with GPUs, no GPUs found!", nccl_failure  # NCCL refuses to start here ✓ no-cuda-nccl
 # --8<-- [end:no-cuda]
 
 # --8<-- [start:no-cuda-fix]

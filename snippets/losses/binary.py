@@ -225,9 +225,9 @@ refused = []
 for outside in (torch.full((3, 4), 1.5), torch.full((3, 4), -0.5)):  # only above 1, only below 0
     try:
         nn.BCELoss()(outside, target)
-    except RuntimeError:
-        refused.append(True)
-assert refused == [True, True]  # ✓ bce-refuses-2
+    except RuntimeError as err:
+        refused.append(str(err))
+assert refused == ["all elements of input should be between 0 and 1"] * 2, refused  # ✓ bce-refuses-2
 # --8<-- [end:detect]
 
 # --8<-- [start:two-classes]

@@ -374,6 +374,7 @@ saved_state, params = torch.load(tmp / "ckpt.pt")["optimizer"]["state"], list(ne
 kept = [(sorted(saved_state[i]), saved_state[i]["exp_avg"].shape, saved_state[i]["exp_avg_sq"].shape) for i in range(len(params))]
 assert len(saved_state) == len(params) == 4  # every parameter: two moments of its shape, a step count
 assert kept == [(["exp_avg", "exp_avg_sq", "step"], p.shape, p.shape) for p in params]  # ✓ adam-state-all
+assert [saved_state[i]["step"].item() for i in range(len(params))] == [len(shuffled)] * 4  # one epoch: 4 steps ✓ adam-state-all
 
 
 def resume(*restored: str) -> bool:
