@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from docverify.contract import proofs
 from docverify.contract.snippets import load
 from docverify.matrix import records as matrix
 from docverify.matrix.records import (
@@ -407,3 +408,63 @@ def test_the_recorder_draws_the_figures_outside_the_checkout() -> None:
         drawn = save_figure(Figure(figsize=(1, 1)), "matrix-probe/figure")
         assert drawn == folder / "matrix-probe" / "figure.png" and drawn.is_file()
     assert not (GENERATED_DIR / "matrix-probe").exists()
+
+
+# --- links into the matrix ------------------------------------------------------------------
+
+
+def stale_versions_links(root: Path) -> list[str]:
+    """Each `{✓ versions:name}` link (page:line) whose check's file has a stale record on a
+    stack: the fold it points at says "changed since it was recorded", which proves nothing
+    about the versions the sentence names. (The twin has the same links: test_translations.)"""
+    results = matrix.load_all(root / matrix.RESULTS_DIR.relative_to(REPO_ROOT))
+    problems = []
+    for md in sorted((root / "docs").rglob("*.md")):
+        markdown = md.read_text(encoding="utf-8")
+        if md.name.endswith(".zh.md") or "versions:" not in markdown:
+            continue
+        page = md.relative_to(root).as_posix()
+        resolved, _ = proofs.resolve(page, markdown, root)
+        for marker, targets in resolved.items():
+            for check in (t.check for t in targets if t.versions):
+                stale = [
+                    name
+                    for name, result in results.items()
+                    if check.file in result.files
+                    and not matrix.is_current(result.files[check.file], root)
+                ]
+                if stale:
+                    problems.append(
+                        f"{page}:{marker.line}: versions:{check.name}: the record of {check.file}"
+                        f" is stale on {', '.join(stale)}: run `make matrix K={Path(check.file).stem}`"
+                    )
+    return problems
+
+
+def test_every_versions_link_lands_on_current_records() -> None:
+    problems = stale_versions_links(REPO_ROOT)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_versions_link_into_a_file_edited_since_its_record_is_named(tmp_path: Path) -> None:
+    page = "docs/topic/page.md"
+    (tmp_path / "docs" / "topic").mkdir(parents=True)
+    (tmp_path / "snippets" / "topic").mkdir(parents=True)
+    snippet = tmp_path / "snippets" / "topic" / "page.py"
+    snippet.write_text(
+        "# --8<-- [start:sum]\nassert 1 + 1 == 2  # ✓ sums\n# --8<-- [end:sum]\n", encoding="utf-8"
+    )
+    (tmp_path / page).write_text(
+        '# Topic\n\n```python\n--8<-- "snippets/topic/page.py:sum"\n```\n\n'
+        "It holds on every tested torch. {✓ versions:sums}\n",
+        encoding="utf-8",
+    )
+    record = FileRecord("snippets/topic/page.py", matrix.code_sha256(snippet.read_text()))
+    result = StackResult("py3.11-torch2.4.1", "3.11", "2.4.1", {}, "2026-01-02", 1.0, {})
+    results = tmp_path / matrix.RESULTS_DIR.relative_to(REPO_ROOT)
+    matrix.write_stack(dataclasses.replace(result, files={record.path: record}), results / "a.json")
+    assert stale_versions_links(tmp_path) == []
+    snippet.write_text(snippet.read_text().replace("1 + 1 == 2", "2 + 2 == 4"), encoding="utf-8")
+    [problem] = stale_versions_links(tmp_path)
+    assert problem.startswith(f"{page}:7: versions:sums: the record of snippets/topic/page.py")
+    assert "stale on py3.11-torch2.4.1: run `make matrix K=page`" in problem
