@@ -95,9 +95,10 @@ def test_reports_merge_per_snippet_and_drop_deleted_files(reports_dir: Path) -> 
 
 
 def test_verification_table_lists_both_devices(reports_dir: Path) -> None:
-    report.merge_results([result("passed"), result("failed", "cuda")], reports_dir)
+    passed = result("passed")
+    report.merge_results([passed, result("failed", "cuda")], reports_dir)
     table = generated_pages.verification_table(reports(reports_dir), DOCS_DIR, REPO_ROOT)
-    assert f"| `{SNIPPET}` | view | passed" in table
+    assert f"| `{SNIPPET}` | view | passed · {passed.date} ·" in table  # the outcome and its date
     assert "**FAILED**" in table
     assert "| not run | not run |" in table  # a snippet no report contains
 

@@ -214,6 +214,11 @@ try:
 except ValueError as err:
     print(err)  # ✓ check-logits
     #> BCEWithLogitsLoss input all in [0, 1]: was sigmoid applied already?
+try:  # a guess, not a proof: raw logits that happen to lie in [0, 1] are flagged too
+    check_logits(torch.tensor([0.3]))  # one raw logit of 0.3
+except ValueError:
+    print("flagged")  # ✓ check-small
+    #> flagged
 
 # the opposite mistake is caught by PyTorch itself: logits into BCELoss
 try:

@@ -142,6 +142,11 @@ try:
 except ValueError as err:
     print(err)  # ✓ nesterov-error
     #> Nesterov momentum requires a momentum and zero dampening
+try:
+    torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1, nesterov=True)  # momentum left at 0
+except ValueError as err:
+    print(err)  # the same error ✓ nesterov-no-momentum
+    #> Nesterov momentum requires a momentum and zero dampening
 # --8<-- [end:dampening-vs-lr]
 
 
