@@ -129,6 +129,8 @@ assert raised(lambda: torch.stack([logits, logits], dim=2)) == raised(lambda: lo
 for n in range(1, 5):  # both rules, for 1 to 4 dimensions
     t = torch.zeros([2] * n)
     picks = [d for d in range(-9, 9) if raised(lambda d=d: t.sum(dim=d)) == "no error"]
+    for pick in (t.argmax, t.softmax, lambda dim: torch.cat([t, t], dim=dim)):  # the others: the same
+        assert [d for d in range(-9, 9) if raised(lambda d=d: pick(dim=d)) == "no error"] == picks  # ✓ dim-range-rule
     inserts = [d for d in range(-9, 9) if raised(lambda d=d: t.unsqueeze(d)) == "no error"]
     stacks = [d for d in range(-9, 9) if raised(lambda d=d: torch.stack([t, t], dim=d)) == "no error"]
     assert picks == list(range(-n, n)) and inserts == stacks == list(range(-n - 1, n + 1))  # ✓ dim-range-rule
