@@ -95,11 +95,11 @@ def test_reports_merge_per_snippet_and_drop_deleted_files(reports_dir: Path) -> 
 
 
 def test_verification_table_lists_both_devices(reports_dir: Path) -> None:
-    passed = result("passed")
-    report.merge_results([passed, result("failed", "cuda")], reports_dir)
+    passed, failed = result("passed"), result("failed", "cuda")
+    report.merge_results([passed, failed], reports_dir)
     table = generated_pages.verification_table(reports(reports_dir), DOCS_DIR, REPO_ROOT)
-    assert f"| `{SNIPPET}` | view | passed · {passed.date} ·" in table  # the outcome and its date
-    assert "**FAILED**" in table
+    row = f"| `{SNIPPET}` | view | passed · {passed.date} · {passed.duration_s:.2f} s | **FAILED** · {failed.date} ·"
+    assert row in table  # each device's outcome and its date
     assert "| not run | not run |" in table  # a snippet no report contains
 
 

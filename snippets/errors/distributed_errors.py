@@ -131,7 +131,7 @@ print_rank0(torch.equal(grads[0], grads[1]), model.module.aux_head.weight.grad) 
 column_sums = [None, None]
 dist.all_gather_object(column_sums, x.sum(dim=0))  # each rank's own gradient of sum(body(x)) w.r.t. a weight row
 assert torch.allclose(grads[0], (column_sums[0] + column_sums[1]).expand(2, 4) / 2)  # the mean, not the sum ✓ unused-fix
-assert torch.equal(model.module.body.bias.grad, torch.full((2,), 8.0))  # the bias too: 8 rows on each rank, the mean of 8 and 8 ✓ unused-fix
+assert torch.equal(model.module.body.bias.grad, torch.full((2,), 8.0))  # the bias: 8 on each rank, not the sum 16
 weights = [None, None]
 dist.all_gather_object(weights, model.module.body.weight.detach())
 assert torch.equal(weights[0], weights[1])  # three steps later the ranks still hold one model ✓ unused-fix-weights

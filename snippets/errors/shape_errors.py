@@ -207,7 +207,8 @@ print(error_of(nn.NLLLoss(), logits.log_softmax(1), labels))  # the same check i
 #> ValueError: Expected input batch_size (24) to match target batch_size (6).
 same = error_of(F.cross_entropy, logits, labels)
 assert error_of(nn.CrossEntropyLoss(), logits, labels) == error_of(F.nll_loss, logits.log_softmax(1), labels) == same  # ✓ batch-modules
-assert "input batch_size (4) to match target batch_size (6)" in error_of(F.cross_entropy, logits[:4], labels)  # fewer rows, too ✓ batch-fewer
+fewer = [error_of(f, logits[:4], labels) for f in (F.cross_entropy, nn.CrossEntropyLoss(), F.nll_loss, nn.NLLLoss())]
+assert all("input batch_size (4) to match target batch_size (6)" in e for e in fewer)  # fewer rows, too ✓ batch-fewer
 # --8<-- [end:batch-size-why]
 
 # --8<-- [start:batch-size-fix]
