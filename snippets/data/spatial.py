@@ -36,6 +36,11 @@ print(transforms.Resize(20)(Image.new("L", (100, 199))).size, round(20 * 199 / 1
 #> (20, 39) 40
 for width in range(20, 80):  # the other side is always rounded down, never to the nearest
     assert transforms.Resize(20)(Image.new("L", (width, 97))).size == (20, 20 * 97 // width)  # ✓ resize-floor-all
+for width in range(100, 160):  # landscape: the height is the shorter side, the width rounded down
+    assert transforms.Resize(20)(Image.new("L", (width, 37))).size == (20 * width // 37, 20)  # ✓ resize-floor-landscape
+for height in range(85, 145):  # max_size: the longer side capped at 70, the shorter rounded down again
+    uncapped = 60 * height // 50  # what Resize(60) alone makes of the longer side
+    assert transforms.Resize(60, max_size=70)(Image.new("L", (50, height))).size == (70 * 60 // uncapped, 70)  # ✓ max-size-all
 wide = img.rotate(90, expand=True)  # a landscape image: 150 x 128
 print(wide.size, transforms.Resize(64)(wide).size)  # again the shorter side -> 64 ✓ resize-wide
 #> (150, 128) (75, 64)
@@ -60,6 +65,11 @@ except ValueError as err:
 print(transforms.RandomCrop(200, pad_if_needed=True)(img).size, transforms.CenterCrop(200)(img).size)  # ✓ crop-pad
 #> (200, 200) (200, 200)
 assert transforms.CenterCrop(200)(img).getpixel((0, 0)) == (0, 0, 0)  # padded with zeros ✓ zero-pad
+padded = transforms.PILToTensor()(transforms.CenterCrop(200)(img))  # 3 x 200 x 200
+inside = torch.zeros(200, 200, dtype=torch.bool)
+inside[25:175, 36:164] = True  # where the 150 x 128 photo lands, in the middle
+assert (padded[:, ~inside] == 0).all()  # every padded pixel is 0 ✓ zero-pad-all
+assert torch.equal(padded[:, 25:175, 36:164], transforms.PILToTensor()(img))  # the photo itself, unchanged
 # --8<-- [end:crops]
 
 # --8<-- [start:center-crop-position]
@@ -91,6 +101,8 @@ angle = transforms.RandomRotation.get_params(rotate.degrees)  # the angle it dre
 assert rotated.tobytes() == transforms.functional.rotate(img, angle).tobytes()  # ✓ rotate-equal
 print(round(angle, 1), rotated.size, rotated.getpixel((0, 0)))  # same size; corners: fill=0, black ✓ rotate-size
 #> 15.5 (128, 150) (0, 0, 0)
+corners = [(0, 0), (127, 0), (0, 149), (127, 149)]  # none of them black in the photo
+assert all(rotated.getpixel(c) == (0, 0, 0) != img.getpixel(c) for c in corners)  # all four: fill=0 ✓ rotate-corners
 print(transforms.RandomRotation(30, expand=True)(img).size)  # expand=True: grows to fit ✓ expand
 #> (160, 176)
 # --8<-- [end:rotation]

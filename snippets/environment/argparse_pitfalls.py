@@ -131,6 +131,16 @@ try:
 except argparse.ArgumentError as err:
     print(f"ArgumentError: {err}")  # ✓ invalid-value
     #> ArgumentError: argument --epochs: invalid int value: 'ten'
+choosy = argparse.ArgumentParser(prog="train.py", exit_on_error=False)
+choosy.add_argument("--lr", type=float)
+choosy.add_argument("--mode", choices=["fast", "slow"])
+for argv in (["--lr", "x"], ["--mode", "quick"]):  # not a float; not one of the choices
+    try:
+        choosy.parse_args(argv)
+    except argparse.ArgumentError as err:
+        print(f"ArgumentError: {str(err).split(': ' + repr(argv[1]))[0]}")  # up to the value; each raises ✓ invalid-value-more
+        #> ArgumentError: argument --lr: invalid float value
+        #> ArgumentError: argument --mode: invalid choice
 try:
     print(sys.version_info[:2], parse(strict, []).splitlines()[0])  # exits on 3.10.13, 3.11.7, 3.12.1 ✓ missing-exits
     #> (3, 11) exit status 2

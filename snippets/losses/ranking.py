@@ -57,7 +57,13 @@ assert torch.allclose(cos, (u * v).sum(dim=1) / (u.norm(dim=1) * v.norm(dim=1)))
 by_formula = torch.where(y == 1, 1 - cos, (cos - 0.5).clamp(min=0))
 assert torch.allclose(loss, by_formula, atol=1e-6)  # 1 - cos, or max(0, cos - margin) ✓ cosine-formula
 assert not torch.allclose(loss, torch.where(y == 1, 1 - cos, cos.clamp(min=0)))  # ✓ cosine-alternatives
-# only the direction counts: rescaling the embeddings changes nothing
+# a dissimilar pair (y = -1) costs 0 exactly when its cosine is at most the margin: 1000 random pairs
+gen = torch.Generator().manual_seed(0)
+left, right = torch.randn(1000, 3, generator=gen), torch.randn(1000, 3, generator=gen)
+cos_lr = F.cosine_similarity(left, right, dim=1)
+for m in (-0.5, 0.0, 0.5):
+    costs = F.cosine_embedding_loss(left, right, -torch.ones(1000), margin=m, reduction="none")
+    assert ((costs == 0) == (cos_lr <= m)).all() and 0 < (cos_lr <= m).sum() < 1000  # ✓ cosine-margin-zero
 for factor in torch.logspace(-3, 9, 25).tolist():  # 0.001 to 1e9; u, v, or both rescaled
     for a, b in ((factor * u, v), (u, factor * v), (factor * u, factor * v)):
         rescaled = F.cosine_embedding_loss(a, b, y, margin=0.5, reduction="none")

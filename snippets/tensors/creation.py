@@ -235,6 +235,10 @@ print(f.byte())  # float -> uint8 truncates toward zero ✓ byte
 n = torch.tensor([-1.7, -0.5, 2.9])
 print(n.long(), n.to(torch.int32))  # the same truncation, negative side included ✓ truncates
 #> tensor([-1,  0,  2]) tensor([-1,  0,  2], dtype=torch.int32)
+in_range = torch.linspace(-100.9, 100.9, 4001)  # 4001 values, each within int8's range
+for d in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):  # every integer dtype with a method
+    kept = in_range[in_range >= 0] if d == torch.uint8 else in_range  # uint8: the non-negative ones
+    assert kept.to(d).tolist() == [int(v) for v in kept.tolist()]  # Python's int() truncates toward zero ✓ truncates-all
 print(n.to(torch.float16).dtype, n.double().dtype, n.half().dtype, n.bool())
 #> torch.float16 torch.float64 torch.float16 tensor([True, True, True])
 methods = ["byte", "char", "short", "int", "long", "half", "bfloat16", "float", "double", "bool"]
