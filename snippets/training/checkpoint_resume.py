@@ -94,9 +94,14 @@ model, opt, sched, loader = make_training(seed=0)
 first_half = [train_epoch(model, opt, sched, loader) for epoch in range(2)]
 torch.save(checkpoint(2, model, opt, sched, loader), path)
 del model, opt, sched, loader  # the run is interrupted here
+saved = torch.load(path, weights_only=True)
+print(list(saved), list(saved["rng"]))  # what the file holds ✓ checkpoint-keys
+#> ['epoch', 'model', 'optimizer', 'scheduler', 'rng'] ['torch', 'cuda', 'numpy', 'python', 'loader']
 
 print(torch.default_generator.device, torch.equal(torch.get_rng_state(), torch.default_generator.get_state()))  # ✓ cpu-generator
 #> cpu True
+rng_source = inspect.getsource(torch.get_rng_state)  # the installed torch's code: that generator, no other
+assert rng_source.rstrip().endswith("return default_generator.get_state()")  # ✓ cpu-generator-only
 print(len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count())  # ✓ cuda-states
 #> True
 source = inspect.getsource(torch.cuda.get_rng_state_all)  # the installed torch's code
