@@ -408,6 +408,7 @@ if __name__ == "__main__":
 # --8<-- [start:caught-fix]
 if __name__ == "__main__":
     assert "in __getitem__" in worker_error  # the worker's traceback names the dataset's line ✓ caught-traceback
+    assert worker_error.index("Original Traceback") < worker_error.index("in __getitem__")  # under this heading ✓ caught-traceback
     try:
         list(DataLoader(Labelled(), batch_size=1, num_workers=0))  # no workers: the plain error
     except KeyError as err:
