@@ -104,6 +104,7 @@ rng_source = inspect.getsource(torch.get_rng_state)  # the installed torch's cod
 assert rng_source.rstrip().endswith("return default_generator.get_state()")  # ✓ cpu-generator-only
 print(len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count())  # ✓ cuda-states
 #> True
+assert torch.cuda.is_available() or torch.cuda.get_rng_state_all() == []  # no GPU: an empty list ✓ cuda-states
 source = inspect.getsource(torch.cuda.get_rng_state_all)  # the installed torch's code
 print("ByteTensor" in source, "range(device_count())" in source)  # a byte tensor per visible GPU ✓ cuda-states-source
 #> True True
