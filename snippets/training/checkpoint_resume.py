@@ -189,6 +189,8 @@ for name in ALL_STATES:  # so does the optimizer's state (Adam's moments) or the
 sched.step()  # the scheduler that lost its state, at the end of a fifth epoch: its count reaches 3
 print(sched.last_epoch, sched.get_last_lr())  # halved only now, two epochs after the uninterrupted run ✓ late-halving
 #> 3 [0.005]
+fresh_0, fresh_123 = make_training(seed=0)[0], make_training(seed=123)[0]  # before any checkpoint is loaded
+assert not torch.equal(fresh_0[0].weight, fresh_123[0].weight)  # resume's seed: other initial weights ✓ other-seed
 # --8<-- [end:without-rng]
 
 # --8<-- [start:gpu]
