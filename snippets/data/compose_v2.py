@@ -34,6 +34,7 @@ print(crop_then_resize(img).size, resize_then_crop(img).size)  # applied first t
 #> (64, 64) (56, 56)
 by_hand = transforms.CenterCrop(56)(transforms.Resize(64)(img))
 assert resize_then_crop(img).tobytes() == by_hand.tobytes()  # ✓ compose-by-hand
+assert crop_then_resize(img).tobytes() == transforms.Resize(64)(transforms.CenterCrop(56)(img)).tobytes()  # ✓ compose-by-hand
 # --8<-- [end:order]
 
 # --8<-- [start:pipelines]

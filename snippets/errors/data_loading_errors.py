@@ -236,7 +236,9 @@ def stack_samples(samples):  # at module level: the worker finds it as __main__.
 
 
 if __name__ == "__main__":
-    assert pickle.loads(pickle.dumps(stack_samples)) is stack_samples  # pickled by name ✓ pickle-by-name
+    pickled = pickle.dumps(stack_samples)  # the bytes a spawned worker receives
+    assert b"__main__" in pickled and stack_samples.__qualname__.encode() in pickled  # its module and name ✓ pickle-by-name
+    assert pickle.loads(pickled) is stack_samples  # looked up by that name, the same function ✓ pickle-by-name
     assert stack_samples(numbers[:2]).shape == (2, 1)  # the same function as before, here in the main process
     loader = DataLoader(numbers, batch_size=2, num_workers=1, multiprocessing_context="spawn", collate_fn=stack_samples)
     batches = [batch.flatten().tolist() for batch in loader]
@@ -406,6 +408,7 @@ if __name__ == "__main__":
 # --8<-- [start:caught-fix]
 if __name__ == "__main__":
     assert "in __getitem__" in worker_error  # the worker's traceback names the dataset's line ✓ caught-traceback
+    assert worker_error.index("Original Traceback") < worker_error.index("in __getitem__")  # under this heading ✓ caught-traceback
     try:
         list(DataLoader(Labelled(), batch_size=1, num_workers=0))  # no workers: the plain error
     except KeyError as err:
@@ -503,6 +506,11 @@ if __name__ == "__main__":
         warnings.simplefilter("error")  # in this block a warning raises
         loader = DataLoader(torch.arange(8), batch_size=4, num_workers=min(4, cpus))
     assert loader.num_workers <= cpus  # ✓ workers-fix
+    for n_workers in range(1, cpus + 3):  # every count from 1 to two more than the CPUs
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            DataLoader(torch.arange(8), num_workers=n_workers)
+        assert len(warned) == (n_workers > cpus)  # a warning exactly above the CPU count ✓ workers-rule
 # --8<-- [end:too-many-workers-fix]
 
 # --8<-- [start:to-tensor-twice]
@@ -525,6 +533,7 @@ if __name__ == "__main__":
 if __name__ == "__main__":
     once = transforms.ToTensor()(gray)  # convert once, at the end of the PIL transforms
     assert once.shape == (1, 28, 28) and once.dtype == torch.float32  # ✓ to-tensor-fix
+    assert torch.equal(transforms.ToTensor()(np.array(gray)), once)  # an H×W uint8 array converts the same ✓ to-tensor-array
     either = v2.Compose([v2.ToImage(), v2.ToDtype(torch.float32, scale=True)])  # v2 takes a PIL image or a tensor
     assert torch.equal(either(gray), once) and torch.equal(either(v2.PILToTensor()(gray)), once)  # ✓ to-tensor-fix-v2
 # --8<-- [end:to-tensor-twice-fix]

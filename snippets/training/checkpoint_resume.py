@@ -94,11 +94,17 @@ model, opt, sched, loader = make_training(seed=0)
 first_half = [train_epoch(model, opt, sched, loader) for epoch in range(2)]
 torch.save(checkpoint(2, model, opt, sched, loader), path)
 del model, opt, sched, loader  # the run is interrupted here
+saved = torch.load(path, weights_only=True)
+print(list(saved), list(saved["rng"]))  # what the file holds ✓ checkpoint-keys
+#> ['epoch', 'model', 'optimizer', 'scheduler', 'rng'] ['torch', 'cuda', 'numpy', 'python', 'loader']
 
 print(torch.default_generator.device, torch.equal(torch.get_rng_state(), torch.default_generator.get_state()))  # ✓ cpu-generator
 #> cpu True
+rng_source = inspect.getsource(torch.get_rng_state)  # the installed torch's code: that generator, no other
+assert rng_source.rstrip().endswith("return default_generator.get_state()")  # ✓ cpu-generator-only
 print(len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count())  # ✓ cuda-states
 #> True
+assert torch.cuda.is_available() or torch.cuda.get_rng_state_all() == []  # no GPU: an empty list ✓ cuda-states
 source = inspect.getsource(torch.cuda.get_rng_state_all)  # the installed torch's code
 print("ByteTensor" in source, "range(device_count())" in source)  # a byte tensor per visible GPU ✓ cuda-states-source
 #> True True
@@ -183,6 +189,8 @@ for name in ALL_STATES:  # so does the optimizer's state (Adam's moments) or the
 sched.step()  # the scheduler that lost its state, at the end of a fifth epoch: its count reaches 3
 print(sched.last_epoch, sched.get_last_lr())  # halved only now, two epochs after the uninterrupted run ✓ late-halving
 #> 3 [0.005]
+fresh_0, fresh_123 = make_training(seed=0)[0], make_training(seed=123)[0]  # before any checkpoint is loaded
+assert not torch.equal(fresh_0[0].weight, fresh_123[0].weight)  # resume's seed: other initial weights ✓ other-seed
 # --8<-- [end:without-rng]
 
 # --8<-- [start:gpu]
