@@ -161,6 +161,11 @@ except RuntimeError as err:
     if rank == 0:
         print(str(err).split("] ")[-1].split(" at index")[0])  # ✓ gather-uneven
         #> ProcessGroupGloo::allgather: invalid tensor size
+for mine_dims, other_dims in [((2,), (1, 2)), ((6,), (2, 3)), ((2, 3), (3, 2))]:  # same count, other shape
+    t = torch.ones(mine_dims if rank == 0 else other_dims)
+    gathered = [torch.empty_like(t) for _ in range(world_size)]
+    dist.all_gather(gathered, t)  # gloo accepts these: no error
+    assert all(g.shape == t.shape and g.sum() == t.numel() for g in gathered)  # ✓ gather-same-count
 # --8<-- [end:reduce-broadcast-gather]
 
 # --8<-- [start:async]
