@@ -42,6 +42,17 @@ def test_a_content_page_links_its_claims_to_their_proofs(page: str) -> None:
     )
 
 
+@pytest.mark.parametrize("page", ["docs/losses/index.md", "docs/verification.md", "docs/data/index.md"])
+def test_a_page_that_states_the_claims_threshold_states_the_enforced_one(page: str) -> None:
+    # losses/index, verification and data/index say "at least 95%" of a page's claims are
+    # linked or boxed: the number, in both editions, is the TARGET the test above enforces.
+    for lang in languages.LANGUAGES:
+        path = "docs/" + languages.twin(page.removeprefix("docs/"), lang)
+        text = (REPO_ROOT / path).read_text(encoding="utf-8")
+        stated = re.findall(r"(?:at least|至少有?)\s*(\d+)\s*%", text)
+        assert stated and set(stated) == {f"{claims.TARGET * 100:.0f}"}, (path, stated)
+
+
 def _pages_with_corrections() -> list[str]:
     found = []
     for source in languages.source_pages(DOCS_DIR):
