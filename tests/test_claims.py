@@ -497,7 +497,11 @@ def test_a_number_its_printed_check_does_not_show_fails(tmp_path: Path) -> None:
         "三个一之和为 4。{✓ total}测试检查了它。"
         "{✓ tests/test_claims.py::test_a_marker_resolves_to_the_check_line_the_page_shows}\n\n"
         # A named test the sentence links shows its numbers too, Python's 884_736 included.
-        "Three ones sum to 3, and the report says 884,736. {✓ total tests/test_report.py::test_row}\n"
+        "Three ones sum to 3, and the report says 884,736. {✓ total tests/test_report.py::test_row}\n\n"
+        # Skipped: a year, and the alternative a sentence rules out after "not", "instead
+        # of" or "rather than"; digits are matched as text, so 88 passes where 884736 is shown.
+        "In 2024 three ones summed to 3, not 4, instead of 5 or rather than 6. {✓ total}\n\n"
+        "The report's first digits are 88. {✓ total tests/test_report.py::test_row}\n"
     )
     root, markdown = _printing_site(tmp_path, prose)
     (root / "tests").mkdir()
