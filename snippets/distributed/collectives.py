@@ -111,6 +111,8 @@ if rank == 0:
         #> ValueError: all_reduce does not support RedOpType.MAX on complex tensors
         #> ValueError: all_reduce does not support RedOpType.MIN on complex tensors
         #> ValueError: all_reduce does not support RedOpType.PRODUCT on complex tensors
+reasons.clear()
+assert try_all_reduce(torch.int16, "SUM") == "-" and reasons == {"RuntimeError: Invalid scalar type"}  # ✓ int16-reason
 # --8<-- [end:support]
 
 # --8<-- [start:premul-sum]
