@@ -130,6 +130,8 @@ def test_every_photo_page_defines_the_same_sample_photo_in_its_setup() -> None:
         assert "def sample_photo(" in segment, f"{path.name}: sample_photo is not in `setup`"
         sources[name] = _function_source(path, "sample_photo")
     first = sources[PHOTO_PAGES[0]]
+    # data/index.md: Grace Hopper's portrait, shipped with matplotlib (its sample data)
+    assert 'cbook.get_sample_data("grace_hopper.jpg")' in first, first
     differ = [name for name, source in sources.items() if source != first]
     assert not differ, f"sample_photo differs from {PHOTO_PAGES[0]}.py's in: {differ}"
 

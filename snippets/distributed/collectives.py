@@ -111,6 +111,8 @@ if rank == 0:
         #> ValueError: all_reduce does not support RedOpType.MAX on complex tensors
         #> ValueError: all_reduce does not support RedOpType.MIN on complex tensors
         #> ValueError: all_reduce does not support RedOpType.PRODUCT on complex tensors
+reasons.clear()
+assert try_all_reduce(torch.int16, "SUM") == "-" and reasons == {"RuntimeError: Invalid scalar type"}  # ✓ int16-reason
 # --8<-- [end:support]
 
 # --8<-- [start:premul-sum]
@@ -161,6 +163,11 @@ except RuntimeError as err:
     if rank == 0:
         print(str(err).split("] ")[-1].split(" at index")[0])  # ✓ gather-uneven
         #> ProcessGroupGloo::allgather: invalid tensor size
+for mine_dims, other_dims in [((2,), (1, 2)), ((6,), (2, 3)), ((2, 3), (3, 2))]:  # same count, other shape
+    t = torch.ones(mine_dims if rank == 0 else other_dims)
+    gathered = [torch.empty_like(t) for _ in range(world_size)]
+    dist.all_gather(gathered, t)  # gloo accepts these: no error
+    assert all(g.shape == t.shape and g.sum() == t.numel() for g in gathered)  # ✓ gather-same-count
 # --8<-- [end:reduce-broadcast-gather]
 
 # --8<-- [start:async]

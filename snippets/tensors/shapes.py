@@ -21,6 +21,8 @@ print(y.shape)  # ✓ squeeze-all
 #> torch.Size([32, 32])
 print(x.unsqueeze(1).unsqueeze(-1).squeeze(1).shape)  # squeeze(dim) removes only that one ✓ squeeze-dim
 #> torch.Size([1, 32, 32, 1])
+for dims in [(1,), (1, 3, 1), (2, 1, 1, 4), (1, 1, 5, 1)]:  # every size-1 dim goes, wherever it stands
+    assert torch.empty(dims).squeeze().shape == tuple(d for d in dims if d != 1), dims  # ✓ squeeze-every
 # --8<-- [end:unsqueeze]
 
 # --8<-- [start:outcome]
@@ -64,6 +66,8 @@ x3 = torch.empty(32, 32, 1)  # no leading 1: expand and repeat treat it as 1x32x
 shapes3 = [x3.expand(4, 32, 32, 4).shape, x3.expand(4, -1, -1, -1).shape, x3.repeat(4, 32, 1, 1).shape]
 assert shapes3 == [(4, 32, 32, 4), (4, 32, 32, 1), (4, 1024, 32, 1)] and x3.repeat(4, 1, 1, 1).shape == (4, 32, 32, 1)  # ✓ notes-x-32-32-1
 assert isinstance(outcome(x3.expand, 4, 33, 32, 4), str) and isinstance(outcome(x3.repeat, 4, -1, 1, 1), str)  # the errors ✓ notes-x-errors
+for target in (1, 2, 31, 33, 64):  # a dim of size 32 (not 1) becomes nothing but 32: every try raises
+    assert isinstance(outcome(x.expand, 4, target, 32, 4), str) and isinstance(outcome(x.expand, 4, 32, target, 4), str)  # ✓ expand-not-1
 # --8<-- [end:expand-4d]
 
 # --8<-- [start:expand-memory]
@@ -90,6 +94,7 @@ print(x)  # ✓ expand-fill
 e.zero_()  # ... and zero_, silently
 print(x)  # ✓ expand-zero
 #> tensor([[0., 0., 0.]])
+assert e.clone().add_(1).tolist() == [[1.0] * 3] * 4  # a clone() owns its memory: add_ is accepted ✓ clone-writes
 # --8<-- [end:expand-memory]
 
 # --8<-- [start:transpose]
@@ -166,6 +171,8 @@ for length in range(1, 21):  # chunk(n) is split(ceil(length / n)), for every le
         row = torch.empty(1, length)
         by_chunk = [p.shape[1] for p in row.chunk(n, dim=1)]
         assert by_chunk == [p.shape[1] for p in row.split(-(-length // n), dim=1)], (length, n)  # ✓ chunk-is-split
+        piece = -(-length // n)  # ceil(length / n): every piece but the last has it, the last gets the rest
+        assert set(by_chunk[:-1]) <= {piece} and 0 < by_chunk[-1] <= piece and sum(by_chunk) == length  # ✓ chunk-pieces
 print(parts[0].data_ptr() == a.data_ptr())  # pieces are views into a ✓ chunk-view
 #> True
 print(a.split(5, dim=1)[1].untyped_storage().data_ptr() == a.untyped_storage().data_ptr())  # ✓ split-view
