@@ -15,6 +15,8 @@
 - The spatial page says the notes list their spatial transforms in four
   one-line entries and quotes all four: counted in the notes here.
 - The dataloader page says the notes use a `MyTrainDataset` they do not define.
+- The ColorJitter page's picture caption says what each row of the grid shows and
+  that the code drawing it is kept off the page: read in its figure-only tail here.
 - The num_workers page says the notes load tiny-ImageNet with
   `num_workers=20` and call the workers threads (线程): read in the notes here.
 - The section index says what tests/test_claims.py enforces (its threshold),
@@ -247,3 +249,33 @@ def test_dataloader_page_says_the_notes_do_not_show_their_dataset() -> None:
         if re.search(r"class\s+MyTrainDataset\b", p.read_text(encoding="utf-8"))
     ]
     assert not defined, f"the notes define MyTrainDataset in {defined}: the page says they do not"
+
+
+def test_color_jitter_grid_is_what_the_caption_says() -> None:
+    # color_jitter.md's caption: rows 1 to 3 are brightness, contrast and saturation at
+    # factors 0, 0.5, 1, 1.5, 3; row 4 hue from -0.5 to 0.5; row 5 five seeded draws of
+    # ColorJitter(0.4, 0.4, 0.4, 0.1), five panels a row; and the code that draws the grid is
+    # kept off the page (it follows the last section, so no embed shows it).
+    source = (DATA_SNIPPETS / "color_jitter.py").read_text(encoding="utf-8")
+    last_end = source.rindex("# --8<-- [end:")
+    hidden = source[source.index("\n", last_end) :]
+    assert "# --8<-- [start:" not in hidden and "save_image_grid(" in hidden
+    [rows] = [
+        node.value
+        for node in ast.parse(hidden).body
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["rows"]
+    ]
+    drawn = {
+        key.value: (value.elts[0].attr, ast.literal_eval(value.elts[1]))
+        for key, value in zip(rows.keys, rows.values, strict=True)
+    }
+    factors = [0.0, 0.5, 1.0, 1.5, 3.0]
+    assert list(drawn.items()) == [
+        ("brightness", ("adjust_brightness", factors)),
+        ("contrast", ("adjust_contrast", factors)),
+        ("saturation", ("adjust_saturation", factors)),
+        ("hue", ("adjust_hue", [-0.5, -0.25, 0.0, 0.25, 0.5])),
+    ]
+    random_row = hidden[hidden.index("torch.manual_seed(0)") :]  # seeded, after the four rows
+    assert "ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)" in random_row
+    assert "for i in range(5):" in random_row and "ncols=5" in random_row

@@ -4,6 +4,8 @@ Page: docs/data/color_jitter.md
 """
 
 # --8<-- [start:setup]
+import inspect
+
 import numpy as np
 import torch
 import torchvision.transforms.functional as F
@@ -26,15 +28,17 @@ def sample_photo(width: int = 128) -> Image.Image:
 img = sample_photo()
 assert img.size == (128, 150)  # width x height ✓ photo-size
 pixels = torch.from_numpy(np.asarray(img).copy()).permute(2, 0, 1)  # uint8 3 x H x W
-assert F.pil_to_tensor(F.adjust_brightness(img, 0)).max() == 0  # brightness 0: black ✓ brightness-black
-for adjust in (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation):
-    assert adjust(img, 1).tobytes() == img.tobytes()  # factor 1: unchanged ✓ factor-one
-flat = F.pil_to_tensor(F.adjust_contrast(img, 0))  # contrast 0: one uniform grey
-print(flat.unique().tolist())
+noise = Image.fromarray(np.random.default_rng(0).integers(0, 256, (6, 7, 3), dtype=np.uint8))  # random colours
+for picture in (img, noise):  # the photo and random pixels: the rules are not the photo's
+    assert F.pil_to_tensor(F.adjust_brightness(picture, 0)).max() == 0  # brightness 0: black ✓ brightness-black
+    for adjust in (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation):
+        assert adjust(picture, 1).tobytes() == picture.tobytes()  # factor 1: unchanged ✓ factor-one
+    flat = F.pil_to_tensor(F.adjust_contrast(picture, 0))  # contrast 0: one uniform grey ...
+    assert flat.unique().tolist() == [round(np.asarray(F.to_grayscale(picture)).mean())]  # its mean ✓ contrast-grey
+    grey = F.pil_to_tensor(F.adjust_saturation(picture, 0))  # saturation 0: R = G = B
+    assert torch.equal(grey[0], grey[1]) and torch.equal(grey[1], grey[2])  # ✓ grey-rgb
+print(F.pil_to_tensor(F.adjust_contrast(img, 0)).unique().tolist())  # the photo's grey
 #> [77]
-assert flat.unique().item() == round(np.asarray(F.to_grayscale(img)).mean())  # its mean grey ✓ contrast-grey
-grey = F.pil_to_tensor(F.adjust_saturation(img, 0))  # saturation 0: R = G = B
-assert torch.equal(grey[0], grey[1]) and torch.equal(grey[1], grey[2])  # ✓ grey-rgb
 half_plus = F.pil_to_tensor(F.adjust_hue(img, 0.5))  # hue is a turn of the colour wheel:
 half_minus = F.pil_to_tensor(F.adjust_hue(img, -0.5))  # +0.5 and -0.5 are the same 180 deg
 difference = (half_plus.int() - half_minus.int()).abs()
@@ -129,6 +133,7 @@ for i, name in enumerate(["brightness", "contrast", "saturation", "hue"], start=
     #> contrast   min +0.50  max +1.50  mean +1.00
     #> saturation min +0.50  max +1.50  mean +1.00
     #> hue        min -0.10  max +0.10  mean +0.00
+assert "uniform_(" in inspect.getsource(jitter.get_params)  # each factor drawn with uniform_ ✓ uniform
 orders = {tuple(d[0].tolist()) for d in draws}
 print(len(orders))  # the 4 adjustments run in a random order: all 4! = 24 orders occur ✓ orders
 #> 24

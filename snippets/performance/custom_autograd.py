@@ -109,6 +109,19 @@ x.grad = None
 Scale.apply(x, 3.0).sum().backward()
 print(x.grad)  # ✓ scale-grad
 #> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
+
+
+class FactorGrad(Scale):
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor) -> tuple:
+        return grad_output * ctx.factor, torch.tensor(1.0)  # a gradient for the float: refused
+
+
+try:
+    FactorGrad.apply(x, 3.0).sum().backward()
+except RuntimeError as err:
+    print(str(err).split(" at position")[0])  # the float factor's gradient must be None ✓ none-for-float
+    #> function FactorGradBackward returned a gradient different than None
 print(torch.func.grad(lambda t: Scale.apply(t, 3.0).sum())(x.detach()))  # torch.func works with this style ✓ func-grad
 #> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
 try:
@@ -116,6 +129,7 @@ try:
 except RuntimeError as err:
     print(str(err).split(", it must")[0])  # ✓ func-error
     #> In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, ...)
+    assert "it must override the setup_context staticmethod" in str(err)  # ✓ func-setup-context
 try:
     torch.func.vmap(lambda t: Scale.apply(t, 3.0))(torch.ones(2, 3))  # vmap needs one thing more
 except RuntimeError as err:
@@ -167,6 +181,14 @@ try:
     y.sum().backward()
 except RuntimeError as err:
     print(str(err).split(": [")[0])  # save_for_backward noticed ✓ saved-modified
+    #> one of the variables needed for gradient computation has been modified by an inplace operation
+changed = t * 1
+sine = changed.sin()  # PyTorch's own sin saves its input too
+changed.add_(1)
+try:
+    sine.sum().backward()
+except RuntimeError as err:
+    print(str(err).split(": [")[0])  # the same error ✓ own-op-modified
     #> one of the variables needed for gradient computation has been modified by an inplace operation
 # --8<-- [end:in-place]
 
