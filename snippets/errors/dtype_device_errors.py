@@ -58,8 +58,9 @@ print(raised(lambda: F.cross_entropy(logits, labels)))  # ✓ ce-float
 #> RuntimeError: expected target dtype to be Long or Byte, but got Float
 print(raised(lambda: F.cross_entropy(logits, labels.int())))  # int32 is refused too ✓ ce-int
 #> RuntimeError: expected target dtype to be Long or Byte, but got Int
+refusal = raised(lambda: F.cross_entropy(logits, labels)).rsplit(" ", 1)[0]  # the message, without the dtype's name
 for dtype in (torch.float16, torch.float64, torch.int8, torch.int16, torch.bool):  # every other dtype as well
-    assert raised(lambda: F.cross_entropy(logits, labels.to(dtype))).startswith("RuntimeError: expected target dtype to be Long or Byte")  # ✓ ce-others
+    assert raised(lambda: F.cross_entropy(logits, labels.to(dtype))).rsplit(" ", 1)[0] == refusal  # ✓ ce-others
 probs = torch.tensor([[0.9, 0.05, 0.05]] * 4)  # a float target of the logits' shape: probabilities
 print(raised(lambda: F.cross_entropy(logits, probs)))  # ✓ ce-probs
 #> no error
