@@ -38,6 +38,8 @@ print(raised(lambda: layer(torch.tensor([[1, 2, 3]]))))  # integer input: int64 
 no_bias = nn.Linear(3, 2, bias=False)  # without a bias the product goes through matmul
 print(raised(lambda: no_bias(x)))  # ✓ m1-m2
 #> RuntimeError: expected m1 and m2 to have the same dtype, but got: double != float
+for dtype in (torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.int64):  # any other dtype than the weight's
+    assert raised(lambda: layer(torch.ones(2, 3, dtype=dtype))).startswith("RuntimeError: mat1 and mat2 must have the same dtype")  # ✓ mat1-any
 # --8<-- [end:mat1-dtype]
 
 # --8<-- [start:mat1-dtype-fix]
@@ -56,6 +58,9 @@ print(raised(lambda: F.cross_entropy(logits, labels)))  # ✓ ce-float
 #> RuntimeError: expected target dtype to be Long or Byte, but got Float
 print(raised(lambda: F.cross_entropy(logits, labels.int())))  # int32 is refused too ✓ ce-int
 #> RuntimeError: expected target dtype to be Long or Byte, but got Int
+refusal = raised(lambda: F.cross_entropy(logits, labels)).rsplit(" ", 1)[0]  # the message, without the dtype's name
+for dtype in (torch.float16, torch.float64, torch.int8, torch.int16, torch.bool):  # every other dtype as well
+    assert raised(lambda: F.cross_entropy(logits, labels.to(dtype))).rsplit(" ", 1)[0] == refusal  # ✓ ce-others
 probs = torch.tensor([[0.9, 0.05, 0.05]] * 4)  # a float target of the logits' shape: probabilities
 print(raised(lambda: F.cross_entropy(logits, probs)))  # ✓ ce-probs
 #> no error
@@ -92,6 +97,10 @@ print(raised(lambda: F.binary_cross_entropy(p, targets)))  # ✓ bce-long
 #> RuntimeError: Found dtype Long but expected Float
 print(raised(lambda: F.binary_cross_entropy(p, targets.double())))  # any other dtype than the input's ✓ bce-double
 #> RuntimeError: Found dtype Double but expected Float
+for input_dtype in (torch.float32, torch.float64):  # a target of any other dtype than the input's is refused
+    for target_dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32, torch.int64):
+        refused = raised(lambda: F.binary_cross_entropy(p.to(input_dtype), targets.to(target_dtype))) != "no error"
+        assert refused == (target_dtype != input_dtype), (input_dtype, target_dtype)  # ✓ bce-exact
 print(raised(lambda: F.mse_loss(p, targets)), raised(lambda: F.l1_loss(p, targets)))  # ✓ mse-long
 #> no error no error
 assert F.mse_loss(p, targets).dtype == F.l1_loss(p, targets).dtype == torch.float32  # the input's dtype ✓ mse-float
@@ -118,6 +127,8 @@ print(raised(lambda: F.cross_entropy(logits, labels)))  # ✓ out-of-bounds
 #> IndexError: Target 3 is out of bounds.
 print(raised(lambda: F.cross_entropy(logits, torch.tensor([0, -1, 2, 1]))))  # -1 as "no label" ✓ negative
 #> IndexError: Target -1 is out of bounds.
+for negative in (-2, -99, -101, -1000):  # any negative label but ignore_index
+    assert raised(lambda: F.cross_entropy(logits, torch.tensor([0, negative, 2, 1]))) == f"IndexError: Target {negative} is out of bounds."  # ✓ negative
 print(raised(lambda: F.cross_entropy(logits, torch.tensor([0, -100, 2, 1]))))  # the default ignore_index ✓ ignored
 #> no error
 # --8<-- [end:target-bounds]
@@ -138,8 +149,8 @@ assert torch.allclose(masked, F.cross_entropy(logits[[0, 2, 3]], padded[[0, 2, 3
 # --8<-- [start:meta]
 with torch.device("meta"):  # shapes only, no memory: how large models are built before loading weights
     big = nn.Linear(3, 2)
-print(big.weight.device, big.weight.shape)  # ✓ meta-made
-#> meta torch.Size([2, 3])
+print(big.weight.device, big.weight.shape, big.bias.device)  # ✓ meta-made
+#> meta torch.Size([2, 3]) meta
 print(raised(lambda: big.to("cpu")))  # ✓ meta-to
 #> NotImplementedError: Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to() when moving module from meta to a different device.
 print(raised(lambda: big(torch.ones(4, 3))))  # the meta module on a CPU input ✓ meta-cpu-input
@@ -213,6 +224,7 @@ print(raised(lambda: np.asarray(on_meta)))  # np.asarray, np.array and matplotli
 
 # --8<-- [start:to-numpy-fix]
 prediction = torch.tensor([[0.5, 1.5]], requires_grad=True) * 2  # a model output, on whichever device
+assert raised(prediction.numpy).startswith("RuntimeError: Can't call numpy() on Tensor that requires grad")  # ✓ to-numpy-grad
 as_array = prediction.detach().cpu().numpy()  # detach from the graph, copy to host memory, convert
 assert as_array.tolist() == [[1.0, 3.0]] and as_array.dtype == np.float32  # ✓ to-numpy-fix
 assert prediction.detach().cpu().numpy().__array_interface__["data"][0] == prediction.data_ptr()  # on the CPU: no copy ✓ to-numpy-fix-shared
@@ -244,6 +256,10 @@ sequence = torch.randn(5, 1, 3)  # 5 steps, a batch of 1
 h0 = torch.zeros(1, 1, 4, device="meta")  # the initial state made on another device
 print(raised(lambda: rnn(sequence, h0)))  # ✓ hidden-device-message
 #> RuntimeError: Input and hidden tensors are not at the same device, found input tensor at cpu and hidden tensor at meta
+message = raised(lambda: rnn(sequence, h0))
+assert raised(lambda: nn.RNN(3, 4)(sequence, h0)) == message  # ✓ hidden-device-all
+c0 = torch.zeros(1, 1, 4)  # an LSTM's state is (h0, c0): either one on the other device
+assert raised(lambda: nn.LSTM(3, 4)(sequence, (h0, c0))) == raised(lambda: nn.LSTM(3, 4)(sequence, (c0, h0))) == message  # ✓ hidden-device-all
 # --8<-- [end:hidden-device]
 
 # --8<-- [start:hidden-device-fix]

@@ -24,6 +24,7 @@ b, c, t = x.size()
 y1 = x.view(b * c, t)
 y2 = rearrange(x, "b c t -> (b c) t")
 assert torch.equal(y1, y2)  # ✓ merge
+assert torch.equal(rearrange(x, "b c t -> (c b) t"), x.transpose(0, 1).reshape(c * b, t))  # in the order written ✓ merge-order
 print(y2.shape)
 #> torch.Size([6, 4])
 # --8<-- [end:merge]
@@ -59,6 +60,13 @@ try:
 except EinopsError as err:
     print(type(err).__name__, str(err).strip().splitlines()[-1].strip())  # ✓ must-be-1
     #> EinopsError Shape mismatch, 2 != 1
+mismatches = []  # any size but 1 is refused
+for b in (0, 3, 4, 64):
+    try:
+        rearrange(torch.zeros(b, 3, 4), "1 c t -> c t")
+    except EinopsError as err:
+        mismatches.append(str(err).strip().splitlines()[-1].strip())
+assert mismatches == [f"Shape mismatch, {size} != 1" for size in (0, 3, 4, 64)]  # ✓ must-be-1-any
 # --8<-- [end:squeeze]
 
 # --8<-- [start:reduce]
