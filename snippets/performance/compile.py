@@ -241,7 +241,12 @@ assert len(outputs(forward)) == 1 + saved + len(buffers)  # the output, the save
 node = {str(n.target): n for n in forward.graph.nodes}
 add = node["aten.add.Tensor"]
 assert add.args[1] == 1 and add.args[0].meta["val"].dtype == torch.int64  # num_batches_tracked + 1 ✓ batch-count
-assert node["aten.detach.default"] in outputs(forward)  # a tensor saved for the backward ✓ detach-saved
+saved_names = [n.name for n in backward.graph.nodes if n.op == "placeholder"][:-1]  # what the backward reads
+assert [str(o) for o in outputs(forward)[-saved:]] == saved_names  # the forward's last outputs are those ✓ fw-outputs
+assert node["aten.detach.default"] in outputs(forward)[-saved:]  # a tensor saved for the backward ✓ detach-saved
+bn = node["aten._native_batch_norm_legit_functional.default"]
+new_stats = [o for o in outputs(forward)[: len(buffers)] if o is not add]  # the buffers' new values, besides the count
+assert len(new_stats) == 2 and all(o.args[0] is bn for o in new_stats)  # running mean and var: from that op ✓ bn-returns-stats
 assert not any(op.split(".")[1].endswith("_") for op in ops(forward))  # no in-place op in the graph ✓ no-mutation
 torch.compiler.reset()
 # --8<-- [end:train-eval]
