@@ -69,11 +69,14 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ too-many-samples
     #> cannot sample n_sample > prob_dist.size(-1) samples without replacement
-print("number of non-zero elements" in inspect.getdoc(torch.multinomial))  # documented requirement ... ✓ documented-non-zero
+doc = " ".join(inspect.getdoc(torch.multinomial).split())
+print("must be lower than number of non-zero elements" in doc)  # documented requirement ... ✓ documented-non-zero
 #> True
 g = torch.Generator().manual_seed(0)
 print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # ... not enforced: no error! ✓ not-enforced
 #> tensor([2, 0, 1])
+last = [torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g.manual_seed(k))[-1].item() for k in range(50)]
+assert last == [1] * 50  # with any of 50 seeds: the zero weight's index comes last ✓ zero-weight-last
 try:
     torch.tensor([1.0, -1.0]).multinomial(1)
 except RuntimeError as err:
