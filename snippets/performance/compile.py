@@ -139,6 +139,7 @@ catcher.emit = lambda record: logged.append((record.levelname, record.getMessage
 logging.getLogger("torch._dynamo").addHandler(catcher)
 torch.compiler.reset()
 graphs.clear()
+runs.clear()
 fn = torch.compile(scaled, backend=recording_backend, dynamic=False)
 with warnings.catch_warnings(record=True) as caught:  # a Python warning would be recorded here
     for n in range(1, 13):  # 12 shapes, 12 compilations asked for
@@ -146,6 +147,7 @@ with warnings.catch_warnings(record=True) as caught:  # a Python warning would b
 logging.getLogger("torch._dynamo").removeHandler(catcher)
 print(len(graphs))  # ... but compiled only up to the recompile limit, then run eagerly ✓ limit
 #> 8
+assert len(runs) == len(graphs)  # each compiled graph ran once: the last 4 calls ran eagerly ✓ eager-after-limit
 print([(level, line) for level, message in logged for line in message.splitlines() if "limit" in line])  # ✓ limit-log
 #> [('WARNING', 'torch._dynamo hit config.recompile_limit (8)')]
 assert any('TORCH_LOGS="recompiles"' in message for _, message in logged)  # ✓ torch-logs
