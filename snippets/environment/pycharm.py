@@ -220,6 +220,9 @@ print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the port
 print(sorted(p.name for p in work.glob("torchrun-logs/*/attempt_0/*")))  # a log folder per rank ✓ log-dir
 #> ['0', '1']
 launched = ast.parse((project_dir / "environment-setup" / "torchrun_ranks.py").read_text(encoding="utf-8"))
+subscripts = {ast.unparse(n) for n in ast.walk(launched) if isinstance(n, ast.Subscript)}
+environ = {f"os.environ['{name}']" for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE")}
+assert subscripts == environ  # the ranks it prints: read from these variables ✓ env-ranks
 imported = {a.name.split(".")[0] for n in ast.walk(launched) if isinstance(n, ast.Import) for a in n.names}
 imported |= {n.module.split(".")[0] for n in ast.walk(launched) if isinstance(n, ast.ImportFrom) and n.module}
 assert imported and imported <= sys.stdlib_module_names  # the launched script: standard library only ✓ stdlib-only

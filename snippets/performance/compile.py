@@ -139,6 +139,7 @@ catcher.emit = lambda record: logged.append((record.levelname, record.getMessage
 logging.getLogger("torch._dynamo").addHandler(catcher)
 torch.compiler.reset()
 graphs.clear()
+runs.clear()
 fn = torch.compile(scaled, backend=recording_backend, dynamic=False)
 with warnings.catch_warnings(record=True) as caught:  # a Python warning would be recorded here
     for n in range(1, 13):  # 12 shapes, 12 compilations asked for
@@ -146,6 +147,7 @@ with warnings.catch_warnings(record=True) as caught:  # a Python warning would b
 logging.getLogger("torch._dynamo").removeHandler(catcher)
 print(len(graphs))  # ... but compiled only up to the recompile limit, then run eagerly ✓ limit
 #> 8
+assert len(runs) == len(graphs)  # each compiled graph ran once: the last 4 calls ran eagerly ✓ eager-after-limit
 print([(level, line) for level, message in logged for line in message.splitlines() if "limit" in line])  # ✓ limit-log
 #> [('WARNING', 'torch._dynamo hit config.recompile_limit (8)')]
 assert any('TORCH_LOGS="recompiles"' in message for _, message in logged)  # ✓ torch-logs
@@ -241,7 +243,12 @@ assert len(outputs(forward)) == 1 + saved + len(buffers)  # the output, the save
 node = {str(n.target): n for n in forward.graph.nodes}
 add = node["aten.add.Tensor"]
 assert add.args[1] == 1 and add.args[0].meta["val"].dtype == torch.int64  # num_batches_tracked + 1 ✓ batch-count
-assert node["aten.detach.default"] in outputs(forward)  # a tensor saved for the backward ✓ detach-saved
+saved_names = [n.name for n in backward.graph.nodes if n.op == "placeholder"][:-1]  # what the backward reads
+assert [str(o) for o in outputs(forward)[-saved:]] == saved_names  # the forward's last outputs are those ✓ fw-outputs
+assert node["aten.detach.default"] in outputs(forward)[-saved:]  # a tensor saved for the backward ✓ detach-saved
+bn = node["aten._native_batch_norm_legit_functional.default"]
+new_stats = [o for o in outputs(forward)[: len(buffers)] if o is not add]  # the buffers' new values, besides the count
+assert len(new_stats) == 2 and all(o.args[0] is bn for o in new_stats)  # running mean and var: from that op ✓ bn-returns-stats
 assert not any(op.split(".")[1].endswith("_") for op in ops(forward))  # no in-place op in the graph ✓ no-mutation
 torch.compiler.reset()
 # --8<-- [end:train-eval]

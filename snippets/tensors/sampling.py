@@ -8,6 +8,7 @@ import inspect
 
 import torch
 
+global_rng = torch.random.get_rng_state()  # to check at the end that no draw used the global generator
 # --8<-- [end:setup]
 
 # --8<-- [start:multinomial]
@@ -68,11 +69,14 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ too-many-samples
     #> cannot sample n_sample > prob_dist.size(-1) samples without replacement
-print("number of non-zero elements" in inspect.getdoc(torch.multinomial))  # documented requirement ... ✓ documented-non-zero
+doc = " ".join(inspect.getdoc(torch.multinomial).split())
+print("must be lower than number of non-zero elements" in doc)  # documented requirement ... ✓ documented-non-zero
 #> True
 g = torch.Generator().manual_seed(0)
 print(torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g))  # ... not enforced: no error! ✓ not-enforced
 #> tensor([2, 0, 1])
+last = [torch.tensor([1.0, 0.0, 1.0]).multinomial(3, generator=g.manual_seed(k))[-1].item() for k in range(50)]
+assert last == [1] * 50  # with any of 50 seeds: the zero weight's index comes last ✓ zero-weight-last
 try:
     torch.tensor([1.0, -1.0]).multinomial(1)
 except RuntimeError as err:
@@ -134,6 +138,7 @@ print(m[torch.tensor([0, 2])].data_ptr() == m.data_ptr())  # fancy indexing copi
 #> False
 assert m[[0, 1]].data_ptr() != m.data_ptr()  # a list copies even rows a slice could view ✓ list-copies
 assert m[0:2].data_ptr() == m.data_ptr()  # a slice is a view ✓ slice-view
+assert torch.equal(m[torch.tensor(1)], m[1]) and m[torch.tensor(1)].shape == m[1].shape  # ✓ zero-dim-like-int
 
 
 def shares_memory(t):
@@ -155,4 +160,5 @@ print(idx)
 #> tensor([2, 5, 3, 0, 1, 4])
 print(data[idx], labels[idx])  # ... applied to both keeps pairs together ✓ shuffle
 #> tensor([12, 15, 13, 10, 11, 14]) tensor([120, 150, 130, 100, 110, 140])
+assert torch.equal(torch.random.get_rng_state(), global_rng)  # every draw above used its own generator ✓ own-generators
 # --8<-- [end:shuffle]
