@@ -13,25 +13,38 @@ from docverify.contract.snippets import SNIPPETS_DIR
 SNIPPET = SNIPPETS_DIR / "distributed" / "distributed_sampler.py"
 
 
-def _sampler_calls(source: str) -> list[ast.Call]:
-    return [
+def sampler_problems(source: str) -> list[str]:
+    """Why the source breaks the page's rule (every DistributedSampler gets num_replicas= and
+    rank=, but one `DistributedSampler(dataset)` marked "no process group"), or []."""
+    lines = source.splitlines()
+    calls = [
         node
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "DistributedSampler"
     ]
+    without = [c for c in calls if not {"num_replicas", "rank"} <= {k.arg for k in c.keywords}]
+    problems = [] if len(calls) >= 2 else [f"only {len(calls)} samplers"]
+    if len(without) != 1:
+        problems.append(f"{len(without)} samplers without both num_replicas= and rank=, not 1")
+    elif without[0].keywords or "no process group" not in lines[without[0].lineno - 1]:
+        problems.append(f"line {without[0].lineno}: not the one DistributedSampler(dataset) shown")
+    return problems
 
 
 def test_every_sampler_but_the_error_one_is_given_num_replicas_and_rank() -> None:
-    calls = _sampler_calls(SNIPPET.read_text(encoding="utf-8"))
-    without = [c for c in calls if not {"num_replicas", "rank"} <= {k.arg for k in c.keywords}]
-    assert len(calls) > 10
-    assert len(without) == 1 and without[0].args and not without[0].keywords  # DistributedSampler(dataset)
-    lines = SNIPPET.read_text(encoding="utf-8").splitlines()
-    assert "no process group" in lines[without[0].lineno - 1]
+    source = SNIPPET.read_text(encoding="utf-8")
+    assert source.count("DistributedSampler(") > 10
+    assert sampler_problems(source) == []
 
 
 def test_the_check_fails_on_a_sampler_that_reads_the_process_group() -> None:
-    source = "DistributedSampler(data, rank=0)\nDistributedSampler(data)  # no process group\n"
-    calls = _sampler_calls(source)
-    without = [c for c in calls if not {"num_replicas", "rank"} <= {k.arg for k in c.keywords}]
-    assert len(without) == 2
+    good = (
+        "DistributedSampler(d, num_replicas=2, rank=0)\nDistributedSampler(d)  # no process group\n"
+    )
+    assert sampler_problems(good) == []
+    one_rank_only = good.replace("num_replicas=2, rank=0", "rank=0")
+    assert sampler_problems(one_rank_only) == [
+        "2 samplers without both num_replicas= and rank=, not 1"
+    ]
+    unmarked = good.replace("  # no process group", "")
+    assert sampler_problems(unmarked) == ["line 2: not the one DistributedSampler(dataset) shown"]

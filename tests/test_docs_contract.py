@@ -404,6 +404,21 @@ def test_box_form_is_enforced() -> None:
     ]
 
 
+def test_a_line_that_falls_out_of_its_box_is_named() -> None:
+    # An unindented line right after a box's text ends the box: it rendered after it.
+    markdown = (
+        '!!! caveat "Caveat: x"\n    原文: 「求和」 and it raises (sizes 0, 2,\n4 are tried).\n'
+    )
+    assert boxes.box_problems("docs/p.md", markdown) == [
+        "docs/p.md:3: this line goes on from the caveat box above without its indent, "
+        "so it shows after the box: indent it, or leave a blank line before it"
+    ]
+    indented = markdown.replace("\n4 are", "\n    4 are")
+    assert boxes.box_problems("docs/p.md", indented) == []
+    after_a_blank = markdown.replace("\n4 are", "\n\n4 are")
+    assert boxes.box_problems("docs/p.md", after_a_blank) == []
+
+
 def test_box_form_is_enforced_in_chinese() -> None:
     # A 简体中文 page (x.zh.md) names the kinds in Chinese; the English titles fail there.
     markdown = "\n".join(

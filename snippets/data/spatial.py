@@ -103,6 +103,9 @@ print(round(angle, 1), rotated.size, rotated.getpixel((0, 0)))  # same size; cor
 #> 15.5 (128, 150) (0, 0, 0)
 corners = [(0, 0), (127, 0), (0, 149), (127, 149)]  # none of them black in the photo
 assert all(rotated.getpixel(c) == (0, 0, 0) != img.getpixel(c) for c in corners)  # all four: fill=0 ✓ rotate-corners
+uncovered = transforms.functional.rotate(Image.new("L", img.size, 255), angle)  # 0 where no photo lands
+no_photo = transforms.functional.pil_to_tensor(uncovered)[0] == 0
+assert no_photo.sum() > 1000 and (transforms.functional.pil_to_tensor(rotated)[:, no_photo] == 0).all()  # all ✓ rotate-corners
 print(transforms.RandomRotation(30, expand=True)(img).size)  # expand=True: grows to fit ✓ expand
 #> (160, 176)
 # --8<-- [end:rotation]

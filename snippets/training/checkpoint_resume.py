@@ -114,11 +114,12 @@ print("ByteTensor" in source, "range(device_count())" in source)  # a byte tenso
 # --8<-- [start:resume]
 ALL_RNG = ("torch", "cuda", "numpy", "python", "loader")
 ALL_STATES = ("optimizer", "scheduler")
+RESUME_SEED = 123  # not the run's 0: nothing carries over but what the checkpoint holds
 
 
 def resume(path: Path, device: str = "cpu", restore: tuple = ALL_RNG, states: tuple = ALL_STATES):
     """New objects from another seed, then the checkpoint: the model, the `states` and the generators in `restore`."""
-    model, opt, sched, loader = make_training(seed=123, device=device)  # other initial weights
+    model, opt, sched, loader = make_training(seed=RESUME_SEED, device=device)  # other initial weights
     ckpt = torch.load(path, weights_only=True)  # tensors, numbers, strings, tuples, dicts: all allowed
     model.load_state_dict(ckpt["model"])
     if "optimizer" in states:
@@ -189,8 +190,8 @@ for name in ALL_STATES:  # so does the optimizer's state (Adam's moments) or the
 sched.step()  # the scheduler that lost its state, at the end of a fifth epoch: its count reaches 3
 print(sched.last_epoch, sched.get_last_lr())  # halved only now, two epochs after the uninterrupted run ✓ late-halving
 #> 3 [0.005]
-fresh_0, fresh_123 = make_training(seed=0)[0], make_training(seed=123)[0]  # before any checkpoint is loaded
-assert not torch.equal(fresh_0[0].weight, fresh_123[0].weight)  # resume's seed: other initial weights ✓ other-seed
+fresh_0, fresh_resume = make_training(seed=0)[0], make_training(seed=RESUME_SEED)[0]  # before any checkpoint is loaded
+assert not torch.equal(fresh_0[0].weight, fresh_resume[0].weight)  # resume's seed: other initial weights ✓ other-seed
 # --8<-- [end:without-rng]
 
 # --8<-- [start:gpu]

@@ -244,7 +244,16 @@ def box_problems(page: str, markdown: str) -> list[str]:
     """Everything wrong with the form of the page's boxes, naming page:line."""
     problems = []
     lang = language_of(page)
+    lines = markdown.splitlines()
     for box in find_boxes(page, markdown):
+        # A line that goes on from the box's last line without its indent ends the box
+        # there: it renders outside, after it, and neither the build nor a twin notices.
+        after = box.body[-1][0] if box.body else len(lines)
+        if after < len(lines) and lines[after].strip():
+            problems.append(
+                f"{page}:{after + 1}: this line goes on from the {box.kind} box above without "
+                f"its indent, so it shows after the box: indent it, or leave a blank line before it"
+            )
         if box.kind not in TITLE_PREFIX:
             if box.kind not in MATERIAL_TYPES:
                 problems.append(
