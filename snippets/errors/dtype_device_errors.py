@@ -39,7 +39,7 @@ no_bias = nn.Linear(3, 2, bias=False)  # without a bias the product goes through
 print(raised(lambda: no_bias(x)))  # ✓ m1-m2
 #> RuntimeError: expected m1 and m2 to have the same dtype, but got: double != float
 for dtype in (torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.int64):  # any other dtype than the weight's
-    assert raised(lambda: layer(torch.ones(2, 3, dtype=dtype))).startswith("RuntimeError: mat1 and mat2 must have the same dtype")  # ✓ mat1-any
+    assert raised(lambda dtype=dtype: layer(torch.ones(2, 3, dtype=dtype))).startswith("RuntimeError: mat1 and mat2 must have the same dtype")  # ✓ mat1-any
 # --8<-- [end:mat1-dtype]
 
 # --8<-- [start:mat1-dtype-fix]
@@ -60,7 +60,7 @@ print(raised(lambda: F.cross_entropy(logits, labels.int())))  # int32 is refused
 #> RuntimeError: expected target dtype to be Long or Byte, but got Int
 refusal = raised(lambda: F.cross_entropy(logits, labels)).rsplit(" ", 1)[0]  # the message, without the dtype's name
 for dtype in (torch.float16, torch.float64, torch.int8, torch.int16, torch.bool):  # every other dtype as well
-    assert raised(lambda: F.cross_entropy(logits, labels.to(dtype))).rsplit(" ", 1)[0] == refusal  # ✓ ce-others
+    assert raised(lambda dtype=dtype: F.cross_entropy(logits, labels.to(dtype))).rsplit(" ", 1)[0] == refusal  # ✓ ce-others
 probs = torch.tensor([[0.9, 0.05, 0.05]] * 4)  # a float target of the logits' shape: probabilities
 print(raised(lambda: F.cross_entropy(logits, probs)))  # ✓ ce-probs
 #> no error
@@ -99,7 +99,7 @@ print(raised(lambda: F.binary_cross_entropy(p, targets.double())))  # any other 
 #> RuntimeError: Found dtype Double but expected Float
 for input_dtype in (torch.float32, torch.float64):  # a target of any other dtype than the input's is refused
     for target_dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32, torch.int64):
-        refused = raised(lambda: F.binary_cross_entropy(p.to(input_dtype), targets.to(target_dtype))) != "no error"
+        refused = raised(lambda i=input_dtype, t=target_dtype: F.binary_cross_entropy(p.to(i), targets.to(t))) != "no error"
         assert refused == (target_dtype != input_dtype), (input_dtype, target_dtype)  # ✓ bce-exact
 print(raised(lambda: F.mse_loss(p, targets)), raised(lambda: F.l1_loss(p, targets)))  # ✓ mse-long
 #> no error no error
@@ -128,7 +128,7 @@ print(raised(lambda: F.cross_entropy(logits, labels)))  # ✓ out-of-bounds
 print(raised(lambda: F.cross_entropy(logits, torch.tensor([0, -1, 2, 1]))))  # -1 as "no label" ✓ negative
 #> IndexError: Target -1 is out of bounds.
 for negative in (-2, -99, -101, -1000):  # any negative label but ignore_index
-    assert raised(lambda: F.cross_entropy(logits, torch.tensor([0, negative, 2, 1]))) == f"IndexError: Target {negative} is out of bounds."  # ✓ negative
+    assert raised(lambda n=negative: F.cross_entropy(logits, torch.tensor([0, n, 2, 1]))) == f"IndexError: Target {negative} is out of bounds."  # ✓ negative
 print(raised(lambda: F.cross_entropy(logits, torch.tensor([0, -100, 2, 1]))))  # the default ignore_index ✓ ignored
 #> no error
 # --8<-- [end:target-bounds]

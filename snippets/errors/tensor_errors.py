@@ -128,13 +128,15 @@ print(raised(lambda: logits.unsqueeze(2)))  # unsqueeze and stack insert a dimen
 assert raised(lambda: torch.stack([logits, logits], dim=2)) == raised(lambda: logits.unsqueeze(2))  # ✓ dim-range-insert
 for n in range(1, 5):  # both rules, for 1 to 4 dimensions
     t = torch.zeros([2] * n)
-    picks = [d for d in range(-9, 9) if raised(lambda d=d: t.sum(dim=d)) == "no error"]
-    for pick in (t.argmax, t.softmax, lambda dim: torch.cat([t, t], dim=dim)):  # the others: the same
-        assert [d for d in range(-9, 9) if raised(lambda d=d: pick(dim=d)) == "no error"] == picks  # ✓ dim-range-rule
-    inserts = [d for d in range(-9, 9) if raised(lambda d=d: t.unsqueeze(d)) == "no error"]
-    stacks = [d for d in range(-9, 9) if raised(lambda d=d: torch.stack([t, t], dim=d)) == "no error"]
+    def accepted(op, t=t):  # the dims the op takes on t
+        return [d for d in range(-9, 9) if raised(lambda d=d: op(t, d)) == "no error"]
+
+    picks = accepted(lambda t, d: t.sum(dim=d))
+    others = [lambda t, d: t.argmax(dim=d), lambda t, d: t.softmax(dim=d), lambda t, d: torch.cat([t, t], dim=d)]
+    assert all(accepted(op) == picks for op in others)  # argmax, softmax and cat: the same ✓ dim-range-rule
+    inserts, stacks = accepted(lambda t, d: t.unsqueeze(d)), accepted(lambda t, d: torch.stack([t, t], dim=d))
     assert picks == list(range(-n, n)) and inserts == stacks == list(range(-n - 1, n + 1))  # ✓ dim-range-rule
-    assert f"range of [{-n}, {n - 1}], but got {n})" in raised(lambda: t.sum(dim=n))  # ✓ dim-range-rule
+    assert f"range of [{-n}, {n - 1}], but got {n})" in raised(lambda t=t, n=n: t.sum(dim=n))  # ✓ dim-range-rule
 # --8<-- [end:dim-range]
 
 # --8<-- [start:dim-range-fix]

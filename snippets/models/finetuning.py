@@ -99,7 +99,7 @@ model = copy.deepcopy(pretrained)
 model.backbone.requires_grad_(False)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
 train_steps(model, optimizer)
-unchanged = [torch.equal(a, b) for a, b in zip(model.backbone.parameters(), pretrained.backbone.parameters())]
+unchanged = [torch.equal(a, b) for a, b in zip(model.backbone.parameters(), pretrained.backbone.parameters(), strict=True)]
 print(len(unchanged), all(unchanged))  # every backbone parameter: .grad is None, skipped ✓ all-frozen-from-start
 #> 4 True
 # --8<-- [end:optimizer]
@@ -184,16 +184,18 @@ try:
         net = NoGradBackbone()
         net.backbone.requires_grad_(not frozen_too)
         ddp = nn.parallel.DistributedDataParallel(net, find_unused_parameters=find_unused)  # default: False
+        steps_done = 0
         try:
-            for step in range(2):  # two training steps
+            for _ in range(2):  # two training steps
                 F.cross_entropy(ddp(x), y).backward()
+                steps_done += 1
             print(frozen_too, find_unused, "trains")  # ✓ ddp-frozen ✓ ddp-find-unused
             #> True False trains
             #> False True trains
         except RuntimeError as err:  # the backbone requires a gradient that never comes
             print(frozen_too, find_unused, str(err).split(". ")[0])  # ✓ ddp-no-grad
             #> False False Expected to have finished reduction in the prior iteration before starting a new one
-            assert step == 1  # the second step raises, not the first ✓ ddp-no-grad
+            assert steps_done == 1  # the second step raises, not the first ✓ ddp-no-grad
 finally:
     dist.destroy_process_group()
 # --8<-- [end:no-grad-forward]

@@ -41,8 +41,8 @@ assert torch.equal(a * torch.tensor([1.0, -1.0]).reshape(2, 1), a.mul(col))  # r
 
 def rule(s, t):  # from the last dimension: each pair equal or holding a 1 (a missing dimension counts as 1)
     s, t = (1,) * (len(t) - len(s)) + s, (1,) * (len(s) - len(t)) + t
-    ok = all(i == j or 1 in (i, j) for i, j in zip(s, t))
-    return tuple(j if i == 1 else i for i, j in zip(s, t)) if ok else "error"
+    ok = all(i == j or 1 in (i, j) for i, j in zip(s, t, strict=True))
+    return tuple(j if i == 1 else i for i, j in zip(s, t, strict=True)) if ok else "error"
 
 
 def product_shape(s, t):
