@@ -299,6 +299,24 @@ if __name__ == "__main__":
 
 
 # --8<-- [start:killed]
+class SecondItemWaits(torch.utils.data.Dataset):
+    """64 numbers; item 1 says it is being loaded, then waits: the kill lands in the dataset's code.
+
+    (A worker killed between two batches, while it held the loader's shared lock, once left
+    that lock taken in this suite, and freeing the loader waited for it until the time limit.)"""
+
+    def __init__(self):
+        self.loading = multiprocessing.Event()  # shared with the forked worker
+
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, i):
+        waits = i == 1 and not self.loading.set()  # item 1 (in the worker): say it is being loaded ...
+        time.sleep(60 if waits else 0)  # ... and wait there for the kill
+        return torch.tensor(i)
+
+
 def killed_worker_error(sig, stderr_file):
     """Kill a DataLoader's worker with `sig`, as the system does, and return what the loader raises.
 
@@ -307,8 +325,10 @@ def killed_worker_error(sig, stderr_file):
     os.dup2(stderr_file.fileno(), 2)  # the worker inherits these two when it is forked
     resource.setrlimit(resource.RLIMIT_CORE, (0, saved_core[1]))
     others = set(multiprocessing.active_children())  # workers of earlier loaders may still run
+    dataset = SecondItemWaits()
+    assert dataset[0] == 0 and not dataset.loading.is_set()  # item 0, at once
     try:
-        batches = iter(DataLoader(torch.arange(64), num_workers=1))  # starts the worker
+        batches = iter(DataLoader(dataset, num_workers=1))  # starts the worker
     finally:
         os.dup2(saved_stderr, 2)
         os.close(saved_stderr)
@@ -316,6 +336,7 @@ def killed_worker_error(sig, stderr_file):
     [worker] = set(multiprocessing.active_children()) - others  # this loader's own worker
     try:
         next(batches)
+        assert dataset.loading.wait(30)  # the worker is loading item 1
         os.kill(worker.pid, sig)
         time.sleep(10)  # the loader notices its worker's death at once, and raises
     except RuntimeError as err:
