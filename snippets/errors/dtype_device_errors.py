@@ -15,7 +15,7 @@ from torch import nn
 
 
 def raised(call) -> str:
-    """What `call()` raises, as Python shows it ("no error" when it returns)."""
+    """What `call()` raises, written `Type: message` ("no error" when it returns)."""
     try:
         call()
     except Exception as err:

@@ -78,11 +78,20 @@ assert layer.weight.grad is None and layer.bias.grad is None  # ✓ zero-grad
 batch = torch.arange(12.0).view(4, 3)  # 4 samples
 layer(batch).sum().backward()  # a loss summed over the samples
 whole = layer.weight.grad.clone()
-for loss_of in (torch.sum, lambda out: torch.mean(out) / 2):  # a mean loss, divided by the number of parts
+
+
+def accumulated(parts, mean: bool) -> torch.Tensor:
+    """Gradient accumulation: one backward() per part of the batch, .grad cleared first."""
     layer.zero_grad()
-    for part in (batch[:2], batch[2:]):  # gradient accumulation: one backward() per part of the batch ...
-        loss_of(layer(part)).backward()
-    assert torch.allclose(layer.weight.grad, whole if loss_of is torch.sum else whole / 4)  # ... adds up ✓ accumulation
+    for part in parts:  # a mean loss is divided by the number of parts
+        (layer(part).mean() / len(parts) if mean else layer(part).sum()).backward()
+    return layer.weight.grad
+
+
+for parts in (batch.split(2), batch.split(1), batch.split(3)):  # 2+2, 1+1+1+1, 3+1
+    assert torch.allclose(accumulated(parts, mean=False), whole)  # summed: adds up for any split ✓ accumulation
+    equal = len({len(part) for part in parts}) == 1
+    assert torch.allclose(accumulated(parts, mean=True), whole / 4) == equal  # mean: equal parts only ✓ accumulation
 # --8<-- [end:accumulate]
 
 # --8<-- [start:detach]
