@@ -397,3 +397,61 @@ def test_no_space_sits_next_to_full_width_punctuation_in_the_chinese_pages(
         )
     ]
     assert len(pages) > 50 and not problems, "\n".join(problems)
+
+
+def test_the_html_kept_out_of_markdown_comes_back_where_markdown_would_have_put_it() -> None:
+    from docverify.site import raw_html
+
+    link = '<a class="proof-link" href="#proof-x" title="checked by s.py:3">✓</a>'
+    badge = '<p class="snippet-badge verified" title="t">verified · <code>x</code></p>'
+    nested = '<span class="version-range" title="t"><span id="m-1"></span>Same output</span>'
+    page = (
+        f"A claim. {link} And a table:\n\n| a | b |\n|---|---|\n| cell {link} | 2 |\n\n"
+        f"{badge}\n\n!!! note\n    In a box. {link}\n\n    {nested}\n\n"
+        f"HTML as code: `{link}`\n\n{badge}\n\nThe end.\n"
+    )
+
+    def render(text: str) -> str:
+        return _markdown().convert(text)
+
+    stashed, kept = raw_html.stash(page)
+    assert len(kept) == 6 and link not in stashed.replace(f"`{link}`", "")
+    assert raw_html.restore(render(stashed), kept) == render(page)
+
+
+def test_a_proof_link_where_html_cannot_go_fails_the_build_naming_the_page() -> None:
+    """In an image's alt text (inside a tag), and in a heading, whose text the theme also
+    writes into the table of contents, outside the page's content."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from docverify.site import raw_html
+    from docverify.site.plugin import NotesPlugin
+
+    link = '<a class="proof-link" href="#proof-x" title="t">✓</a>'
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="tensors/x.md"))
+    plugin = NotesPlugin()
+    cases = ((f"![a plot {link}](plot.png)\n", "inside a tag"), (f"## Title {link}\n", "heading"))
+    try:
+        for text, where in cases:
+            md = _markdown()
+            stashed, plugin.build.kept_html[page.file.src_uri] = raw_html.stash(text)
+            with pytest.raises(PluginError, match=f"docs/tensors/x.md: .*{where}"):
+                html = plugin.on_page_content(
+                    md.convert(stashed), page=page, config=None, files=None
+                )
+                plugin.on_post_page(md.toc + html, page=page, config=None)
+    finally:
+        plugin.on_shutdown()
+
+
+def _markdown():
+    import markdown as python_markdown
+
+    from docverify.site.site_config import load
+
+    config = load(REPO_ROOT)
+    return python_markdown.Markdown(
+        extensions=config.markdown_extensions, extension_configs=config.mdx_configs
+    )

@@ -18,6 +18,9 @@ phases, named and ordered here rather than by their place in a YAML list:
 9. search: each edition's search documents (site_search);
 10. sitemaps: a `sitemap.xml` in every page's folder (sitemap_files).
 
+The HTML that phases 2-8 write is kept out of Markdown's conversion and put back
+into the page's HTML right after it (raw_html): Markdown would only pass it through.
+
 The built HTML is then checked (one badge per block, every proof link's anchor
 present), and each check line gets its anchor.
 """
@@ -40,6 +43,7 @@ from docverify.site import (
     matrix_lines,
     proof_links,
     nav,
+    raw_html,
     search_terms,
     section_pages,
     site_search,
@@ -69,6 +73,7 @@ class NotesPlugin(BasePlugin):
 
     def on_shutdown(self):
         live_phase.stop()
+        self._templates.cleanup()
 
     def on_config(self, config):
         _same_checkout(Path(config.config_file_path).resolve().parent)
@@ -116,9 +121,22 @@ class NotesPlugin(BasePlugin):
         markdown = matrix_lines.add(build, markdown, page)
         markdown = badges.add(build, markdown, page)
         markdown = generated_pages.fill(build, markdown)
-        return downloads.add_line(build, markdown, page)
+        markdown = downloads.add_line(build, markdown, page)
+        markdown, build.kept_html[page.file.src_uri] = raw_html.stash(markdown)
+        return markdown
+
+    def on_page_content(self, html, *, page, config, files):
+        try:
+            return raw_html.restore(html, self.build.kept_html.pop(page.file.src_uri, []))
+        except ValueError as err:
+            raise PluginError(f"docs/{page.file.src_uri}: {err}") from None
 
     def on_post_page(self, output, *, page, config):
+        if raw_html.left_in(output):
+            raise PluginError(
+                f"docs/{page.file.src_uri}: a proof link or badge in a heading: "
+                "move it into the text under the heading"
+            )
         output = proof_links.anchor_checks(output, page)
         output = badges.check_html(output, page)
         output = site_search.add_document(self.build, output, page)

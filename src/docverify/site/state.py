@@ -42,6 +42,8 @@ class SiteBuild:
     documents: dict[str, dict[str, dict]] = field(default_factory=dict)
     # Per language, the pages' counted sentences (the home page and Verification show them).
     claims: dict[str, dict] = field(default_factory=dict)
+    # Per page source, from its Markdown to its HTML: the HTML kept out of Markdown (raw_html).
+    kept_html: dict[str, list[str]] = field(default_factory=dict)
 
     def configure(self, config) -> None:
         self.config = config
