@@ -60,8 +60,7 @@ class NotesPlugin(BasePlugin):
     def __init__(self) -> None:
         super().__init__()
         self.build = SiteBuild(root=Path.cwd())
-        self._templates = tempfile.TemporaryDirectory(prefix="notes-jinja-")
-        self.templates = FileSystemBytecodeCache(self._templates.name)
+        self._templates: tempfile.TemporaryDirectory | None = None  # one per command
 
     # `on_startup` also makes MkDocs keep this one instance across `mkdocs serve` rebuilds,
     # so the search documents of pages a dirty rebuild skips are kept.
@@ -73,7 +72,9 @@ class NotesPlugin(BasePlugin):
 
     def on_shutdown(self):
         live_phase.stop()
-        self._templates.cleanup()
+        if self._templates:  # MkDocs may keep this instance for the next command
+            self._templates.cleanup()
+            self._templates = None
 
     def on_config(self, config):
         _same_checkout(Path(config.config_file_path).resolve().parent)
@@ -108,7 +109,9 @@ class NotesPlugin(BasePlugin):
         site_search.note_pages(self.build, files)
         # MkDocs makes a new Jinja environment for every build (each edition, each rebuild
         # of `mkdocs serve`): compiled templates are kept for the next one (Jinja's own cache).
-        env.bytecode_cache = self.templates
+        if self._templates is None:
+            self._templates = tempfile.TemporaryDirectory(prefix="notes-jinja-")
+        env.bytecode_cache = FileSystemBytecodeCache(self._templates.name)
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
