@@ -80,18 +80,31 @@ layer(batch).sum().backward()  # a loss summed over the samples
 whole = layer.weight.grad.clone()
 
 
-def accumulated(parts, mean: bool) -> torch.Tensor:
+def accumulated(parts, loss_of) -> torch.Tensor:
     """Gradient accumulation: one backward() per part of the batch, .grad cleared first."""
     layer.zero_grad()
-    for part in parts:  # a mean loss is divided by the number of parts
-        (layer(part).mean() / len(parts) if mean else layer(part).sum()).backward()
+    for part in parts:
+        loss_of(layer(part), len(parts)).backward()
     return layer.weight.grad
 
 
+def summed(out, n_parts):
+    return out.sum()
+
+
+def mean_over_parts(out, n_parts):  # a mean loss, divided by the number of parts
+    return out.mean() / n_parts
+
+
+def mean_by_share(out, n_parts):  # a mean loss, weighted by the part's share of the samples
+    return out.mean() * len(out) / len(batch)
+
+
 for parts in (batch.split(2), batch.split(1), batch.split(3)):  # 2+2, 1+1+1+1, 3+1
-    assert torch.allclose(accumulated(parts, mean=False), whole)  # summed: adds up for any split ✓ accumulation
+    assert torch.allclose(accumulated(parts, summed), whole)  # adds up for any split ✓ accumulation
     equal = len({len(part) for part in parts}) == 1
-    assert torch.allclose(accumulated(parts, mean=True), whole / 4) == equal  # mean: equal parts only ✓ accumulation
+    assert torch.allclose(accumulated(parts, mean_over_parts), whole / 4) == equal  # equal parts only ✓ accumulation
+    assert torch.allclose(accumulated(parts, mean_by_share), whole / 4)  # any split ✓ mean-share
 # --8<-- [end:accumulate]
 
 # --8<-- [start:detach]
