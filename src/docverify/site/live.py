@@ -11,9 +11,11 @@ built file is older than their source or missing. Before each rebuild
   imported), and its result is merged into the verification report
   (`via="mkdocs serve"`), so that the badges follow;
 - the built pages that embed a re-run snippet, and the Verification page, are
-  removed in both languages, so that the dirty build rebuilds exactly those; any
-  other change (a page, mkdocs.yml, the plugin) removes every built page, so that
-  nothing is left out of date.
+  removed in both languages, so that the dirty build rebuilds exactly those; a
+  page whose prose changed (not its front matter) is removed in both languages,
+  with the pages that gather from every page; any other change (front
+  matter, a new or removed file, mkdocs.yml, the plugin) removes every built page,
+  so that nothing is left out of date.
 
 A failed run shows on its pages: `annotate` puts the `#>` diff or the
 traceback in a box under the title, in the page's language. Snippets launched
