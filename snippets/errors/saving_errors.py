@@ -180,7 +180,7 @@ result = model.load_state_dict(matching, strict=False)
 print(result)  # ✓ size-mismatch-fixed
 #> _IncompatibleKeys(missing_keys=['fc.weight', 'fc.bias'], unexpected_keys=[])
 assert result.missing_keys == ["fc.weight", "fc.bias"] and not result.unexpected_keys  # ✓ size-mismatch-fixed
-assert torch.equal(model.body[0].weight, pretrained.body[0].weight)  # the body is the pretrained one ✓ size-mismatch-fixed
+assert all(torch.equal(a, b) for a, b in zip(model.body.state_dict().values(), pretrained.body.state_dict().values(), strict=True))  # every body tensor is the pretrained one ✓ size-mismatch-fixed
 assert torch.equal(model.fc.weight, head_before)  # the new head kept its fresh weights ✓ size-mismatch-fixed
 print(model(torch.ones(2, 8)).shape)  # ready to fine-tune: 3 outputs per sample ✓ size-mismatch-runs
 #> torch.Size([2, 3])
@@ -295,6 +295,13 @@ for save in (torch.save, save_whole):
     print(save.__name__, intact)  # does the path still hold the whole old checkpoint? ✓ truncated-interrupted
     #> save False
     #> save_whole True
+with contextlib.suppress(RuntimeError):
+    torch.save({"model": good, "cut": Interrupted()}, tmp / "model.pt")  # Python stops the save
+try:
+    torch.load(tmp / "model.pt")
+except RuntimeError as err:
+    print(err)  # the archive has its end, but no pickled data ✓ interrupted-message
+    #> PytorchStreamReader failed locating file data.pkl: file not found. This is an internal miniz error. If you are seeing this error, there is a high likelihood that your checkpoint file is corrupted. This can happen if the checkpoint was not saved properly, was transferred incorrectly, or the file was modified after saving.
 # --8<-- [end:truncated-fix]
 
 # --8<-- [start:load-key]

@@ -157,6 +157,14 @@ for integer in (torch.long, torch.int32):  # targets must be float
         print(err)  # ✓ target-float
         #> result type Float can't be cast to the desired output type Long
         #> result type Float can't be cast to the desired output type Int
+integers = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+refused_targets = []
+for integer in integers:
+    try:
+        F.binary_cross_entropy_with_logits(logits, target.to(integer))
+    except RuntimeError:
+        refused_targets.append(integer)
+assert refused_targets == list(integers)  # every integer dtype ✓ target-float
 # --8<-- [end:multi-label]
 
 # --8<-- [start:double-sigmoid]

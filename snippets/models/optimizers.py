@@ -19,7 +19,7 @@ def grad_at(p: torch.Tensor) -> torch.Tensor:
 
 probe = torch.randn(5, dtype=torch.float64, requires_grad=True)
 (0.5 * (A * probe * probe).sum() + (B * probe).sum()).backward()
-assert torch.allclose(probe.grad, grad_at(probe.detach()), atol=1e-12)  # grad_at is the loss's gradient ✓ grad-at
+assert torch.allclose(probe.grad, grad_at(probe.detach()), rtol=0, atol=1e-12)  # grad_at is the loss's gradient ✓ grad-at
 
 
 def run_torch(opt_class, steps: int = 6, lrs=None, **hyper) -> torch.Tensor:
@@ -73,7 +73,7 @@ configs = [
     dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
 ]
 for hyper in configs:
-    assert torch.allclose(run_torch(torch.optim.SGD, **hyper), sgd_by_hand(**hyper), atol=1e-12)  # ✓ sgd-matches
+    assert torch.allclose(run_torch(torch.optim.SGD, **hyper), sgd_by_hand(**hyper), rtol=0, atol=1e-12)  # ✓ sgd-matches
 print(f"torch.optim.SGD == sgd_by_hand for all {len(configs)} settings, 6 steps each")
 #> torch.optim.SGD == sgd_by_hand for all 6 settings, 6 steps each
 # --8<-- [end:sgd-by-hand]
@@ -97,7 +97,7 @@ def differs(a, b):  # per step: do the two trajectories differ?
     return (a - b).abs().amax(dim=1).gt(1e-12).tolist()
 
 
-same = torch.allclose(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9), atol=1e-12)
+same = torch.allclose(sgd_notes(), run_torch(torch.optim.SGD, lr=0.1, momentum=0.9), rtol=0, atol=1e-12)
 print("dampening=0, constant lr:", same)  # ✓ notes-same
 #> dampening=0, constant lr: True
 lrs = [0.1, 0.1, 0.1, 0.01, 0.01, 0.01]  # a scheduler divides lr by 10 before step 4
@@ -114,7 +114,7 @@ steps, lr, d = 300, 0.1, 0.5
 damped = run_torch(torch.optim.SGD, steps, lr=lr, momentum=0.9, dampening=d)
 folded = run_torch(torch.optim.SGD, steps, lr=lr * (1 - d), momentum=0.9)  # "fold 1-d into lr"
 g1 = grad_at(torch.ones(5, dtype=torch.float64))
-assert torch.allclose(damped[0] - folded[0], -lr * d * g1, atol=1e-12)  # step 1: the undamped gradient ✓ step1-gap
+assert torch.allclose(damped[0] - folded[0], -lr * d * g1, rtol=0, atol=1e-12)  # step 1: the undamped gradient ✓ step1-gap
 
 
 def sgd_damped_from_step_1(steps, *, lr, momentum, dampening):  # what dampening would be if step 1 were damped
@@ -126,7 +126,7 @@ def sgd_damped_from_step_1(steps, *, lr, momentum, dampening):  # what dampening
     return torch.stack(trajectory)
 
 
-assert torch.allclose(sgd_damped_from_step_1(steps, lr=lr, momentum=0.9, dampening=d), folded, atol=1e-12)  # ✓ damped-from-1
+assert torch.allclose(sgd_damped_from_step_1(steps, lr=lr, momentum=0.9, dampening=d), folded, rtol=0, atol=1e-12)  # ✓ damped-from-1
 
 gap = (damped - folded).abs().amax(dim=1)
 print(f"steps where the runs differ: {int((gap > 0).sum())} of {steps}")  # ✓ differ-all
@@ -174,8 +174,8 @@ def adam_by_hand(steps=6, *, lr=0.1, betas=(0.9, 0.999), eps=1e-8, weight_decay=
 assert "Decoupled Weight Decay Regularization" in torch.optim.AdamW.__doc__  # the paper it cites ✓ adamw-cites
 adam = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1)
 adamw = run_torch(torch.optim.AdamW, lr=0.1, weight_decay=0.1)
-assert torch.allclose(adam, adam_by_hand(weight_decay=0.1), atol=1e-12)  # ✓ adam-matches
-assert torch.allclose(adamw, adam_by_hand(weight_decay=0.1, decoupled=True), atol=1e-12)  # ✓ adamw-matches
+assert torch.allclose(adam, adam_by_hand(weight_decay=0.1), rtol=0, atol=1e-12)  # ✓ adam-matches
+assert torch.allclose(adamw, adam_by_hand(weight_decay=0.1, decoupled=True), rtol=0, atol=1e-12)  # ✓ adamw-matches
 print(torch.allclose(adam, adamw))  # same weight_decay number, different algorithms ✓ adam-vs-adamw
 #> False
 print(torch.optim.AdamW([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])  # ✓ adamw-default
@@ -183,6 +183,6 @@ print(torch.optim.AdamW([torch.zeros(1, requires_grad=True)]).defaults["weight_d
 print(torch.optim.Adam([torch.zeros(1, requires_grad=True)]).defaults["weight_decay"])  # ✓ adam-default
 #> 0
 adam_decoupled = run_torch(torch.optim.Adam, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)
-print(torch.allclose(adam_decoupled, adamw, atol=1e-12))  # Adam's switch for AdamW's rule ✓ decoupled
+print(torch.allclose(adam_decoupled, adamw, rtol=0, atol=1e-12))  # Adam's switch for AdamW's rule ✓ decoupled
 #> True
 # --8<-- [end:adam-by-hand]

@@ -115,6 +115,9 @@ assert r.tolist() == list(range(0, 10, 2))  # the same numbers as range() ✓ ar
 print(torch.arange(0.0, 10, 2).dtype, torch.arange(5))  # any float argument gives float32 ✓ arange-float
 #> torch.float32 tensor([0, 1, 2, 3, 4])
 assert {torch.arange(*args).dtype for args in [(0, 10.0, 2), (0, 10, 2.0), (5.0,)]} == {torch.float32}  # ✓ arange-any-float
+print(torch.arange(1, 1.1, 0.1))  # a non-integer step: rounding puts the end (1.1) in ✓ arange-float-end
+#> tensor([1.0000, 1.1000])
+assert "subtracting a small epsilon from :attr:`end`" in torch.arange.__doc__  # ✓ arange-epsilon
 # --8<-- [end:arange]
 
 # --8<-- [start:linspace]
