@@ -558,6 +558,20 @@ def test_a_sentence_only_a_gpu_run_checks_stands_in_a_not_verified_box(page: str
     )
 
 
+def test_the_checks_the_training_index_names_as_needing_cuda_are_marked_so() -> None:
+    """docs/training/index.md names four checks that need CUDA: each stands in code marked
+    `# requires: cuda`, which a run without CUDA skips."""
+    named = {
+        "docs/training/mixed_precision.md": ["fp16-up"],
+        "docs/training/gpu_memory.md": ["gpu-batch-peak", "gpu-returned"],
+        "docs/training/checkpoint_resume.md": ["gpu-resume"],
+    }
+    for page, names in named.items():
+        checks = proofs.own_checks(page, REPO_ROOT)
+        assert [n for n in names if not checks[n].cuda_only] == [], page
+    assert not proofs.own_checks("docs/training/autograd.md", REPO_ROOT)["accumulation"].cuda_only
+
+
 def test_a_gpu_only_sentence_outside_a_box_is_found(tmp_path: Path) -> None:
     prose = (
         "Three ones sum to 3. {✓ total}\n\n"

@@ -56,17 +56,19 @@ assert lines[-1].startswith("Self CPU time total:")  # ✓ total-line
 forward = next(e for e in events if e.key == "forward")
 assert forward.cpu_time_total > forward.self_cpu_time_total  # total: with the ops it called ✓ self-vs-total
 assert all(e.cpu_time_total >= e.self_cpu_time_total for e in events)  # ✓ total-includes-self
-with profile(activities=[ProfilerActivity.CPU]) as again:  # the same step once more, without profile_memory
-    with record_function("forward"):
-        out = model(x)
-    with record_function("backward"):
-        out.sum().backward()
+self_times = []
+for _ in range(2):  # the same step twice more, without profile_memory
+    with profile(activities=[ProfilerActivity.CPU]) as again:
+        with record_function("forward"):
+            out = model(x)
+        with record_function("backward"):
+            out.sum().backward()
+    self_times.append({e.key: e.self_cpu_time_total for e in again.key_averages()})
 again_events = again.key_averages()
 print(re.split(r"\s{2,}", again_events.table(sort_by="self_cpu_time_total").splitlines()[1].strip()))  # no memory columns ✓ memory-columns-need-flag
 #> ['Name', 'Self CPU %', 'Self CPU', 'CPU total %', 'CPU total', 'CPU time avg', '# of Calls']
-self_time = {e.key: e.self_cpu_time_total for e in events}
-common = [e for e in again_events if e.key in self_time]
-assert [e.self_cpu_time_total for e in common] != [self_time[e.key] for e in common]  # same ops, other times ✓ timings-vary
+common = sorted(self_times[0].keys() & self_times[1].keys())
+assert [self_times[0][k] for k in common] != [self_times[1][k] for k in common]  # same settings and ops, other times ✓ timings-vary
 # --8<-- [end:table]
 
 # --8<-- [start:memory-shapes]
@@ -89,6 +91,7 @@ with tempfile.TemporaryDirectory() as folder:
 ranges = [(e["name"], e["ph"], e["cat"]) for e in trace["traceEvents"] if e["name"] in ("forward", "backward")]
 print(ranges)  # ph "X": a complete event, with a start and a duration ✓ trace
 #> [('forward', 'X', 'user_annotation'), ('backward', 'X', 'user_annotation')]
+assert all({"ts", "dur"} <= e.keys() for e in trace["traceEvents"] if e["name"] in ("forward", "backward"))  # a start, a duration ✓ trace
 # --8<-- [end:chrome-trace]
 
 # --8<-- [start:schedule]
