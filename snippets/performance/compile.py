@@ -153,7 +153,8 @@ print([(level, line) for level, message in logged for line in message.splitlines
 assert any('TORCH_LOGS="recompiles"' in message for _, message in logged)  # ✓ torch-logs
 assert caught == []  # no Python warning, no exception: only the log says so ✓ silent
 fn(torch.ones(1))  # a shape compiled before the limit ...
-assert len(runs) == len(graphs) + 1  # ... still runs its compiled graph ✓ cached-after-limit
+print(len(runs) - len(graphs))  # ... still ran its compiled graph: one run more than graphs ✓ cached-after-limit
+#> 1
 # --8<-- [end:limit]
 
 # --8<-- [start:modes]

@@ -112,11 +112,14 @@ r = torch.arange(0, 10, 2)  # like range(): the end (10) is excluded
 print(r, r.dtype)  # ✓ arange
 #> tensor([0, 2, 4, 6, 8]) torch.int64
 assert r.tolist() == list(range(0, 10, 2))  # the same numbers as range() ✓ arange-range
+triples = [(a, b, step) for a in range(-5, 6) for b in range(-5, 6) for step in (-2, -1, 1, 2)]
+assert all(torch.arange(*t).tolist() == list(range(*t)) for t in triples if list(range(*t)))  # ✓ arange-range
 print(torch.arange(0.0, 10, 2).dtype, torch.arange(5))  # any float argument gives float32 ✓ arange-float
 #> torch.float32 tensor([0, 1, 2, 3, 4])
 assert {torch.arange(*args).dtype for args in [(0, 10.0, 2), (0, 10, 2.0), (5.0,)]} == {torch.float32}  # ✓ arange-any-float
 print(torch.arange(1, 1.1, 0.1))  # a non-integer step: rounding puts the end (1.1) in ✓ arange-float-end
 #> tensor([1.0000, 1.1000])
+assert "non-integer :attr:`step` is subject to floating point rounding errors" in torch.arange.__doc__  # ✓ arange-epsilon
 assert "subtracting a small epsilon from :attr:`end`" in torch.arange.__doc__  # ✓ arange-epsilon
 # --8<-- [end:arange]
 
