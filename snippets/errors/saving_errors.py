@@ -176,13 +176,13 @@ except RuntimeError as err:
 # --8<-- [start:size-mismatch-fix]
 own = model.state_dict()
 matching = {k: v for k, v in state.items() if k in own and v.shape == own[k].shape}  # all but the head
-head_before = model.fc.weight.clone()
+head_before = [p.clone() for p in model.fc.parameters()]
 result = model.load_state_dict(matching, strict=False)
 print(result)  # ✓ size-mismatch-fixed
 #> _IncompatibleKeys(missing_keys=['fc.weight', 'fc.bias'], unexpected_keys=[])
 assert result.missing_keys == ["fc.weight", "fc.bias"] and not result.unexpected_keys  # ✓ size-mismatch-fixed
 assert all(torch.equal(a, b) for a, b in zip(model.body.state_dict().values(), pretrained.body.state_dict().values(), strict=True))  # every body tensor is the pretrained one ✓ size-mismatch-fixed
-assert torch.equal(model.fc.weight, head_before)  # the new head kept its fresh weights ✓ size-mismatch-fixed
+assert all(torch.equal(p, q) for p, q in zip(model.fc.parameters(), head_before, strict=True))  # the new head kept its fresh weight and bias ✓ size-mismatch-fixed
 print(model(torch.ones(2, 8)).shape)  # ready to fine-tune: 3 outputs per sample ✓ size-mismatch-runs
 #> torch.Size([2, 3])
 # --8<-- [end:size-mismatch-fix]
@@ -278,7 +278,7 @@ assert not (tmp / "model.pt.partial").exists()  # ✓ truncated-fix
 
 
 class Interrupted:
-    """Stands for a save cut off halfway (Ctrl+C, a full disk): pickling it raises."""
+    """Stands for a save cut off halfway, by an exception raised while pickling."""
 
     def __reduce__(self):
         raise RuntimeError("save interrupted")
@@ -291,7 +291,7 @@ for save in (torch.save, save_whole):
         save({"model": good, "cut": Interrupted()}, tmp / "model.pt")
     try:
         intact = same_weights(torch.load(tmp / "model.pt"), good)
-    except RuntimeError:  # half a file
+    except RuntimeError:  # a file that no longer loads
         intact = False
     print(save.__name__, intact)  # does the path still hold the whole old checkpoint? ✓ truncated-interrupted
     #> save False
@@ -362,8 +362,8 @@ try:
 except AttributeError as err:
     print(re.sub(r" from '[^']*'", "", f"{type(err).__name__}: {err}"))  # (its file's path cut) ✓ get-attribute-message
     #> AttributeError: Can't get attribute 'Classifier' on <module '__main__'>
-    main = sys.modules["__main__"]  # the message ends with its repr: with its file's path where it has one
-    assert str(err).endswith(f" on {main!r}") and (" from '" in repr(main)) == hasattr(main, "__file__")  # ✓ get-attribute-path
+    main = sys.modules["__main__"]  # the message ends with the module as Python writes it ...
+    assert str(err).endswith(f" on {main!r}") and " from '" in repr(main)  # ... with the script's path ✓ get-attribute-path
 # --8<-- [end:get-attribute]
 
 # --8<-- [start:get-attribute-fix]
