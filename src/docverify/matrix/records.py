@@ -141,7 +141,6 @@ class StackResult:
 
 
 @functools.lru_cache(maxsize=512)  # per snippet text: the site asks once per block and stack
-@functools.lru_cache(maxsize=512)  # per text (read-only): asked per stack and per edition
 def code_sha256(source: str) -> str:
     """The hash of what a file runs: its text with every comment cut, line by line.
 
