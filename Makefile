@@ -157,10 +157,11 @@ measure-snippet-ratio: $(STAMP)
 	$(BIN)/python scripts/measure_snippet_ratio.py --repeat $(ROUNDS)
 
 # The build: CPU seconds of each plugin phase, and the build against the same build without
-# the plugin, alternating in one run (scripts/profile_build.py; about 2 minutes; ROUNDS=3).
+# the plugin, alternating in one run (scripts/profile_build.py; about 2 minutes).
+PROFILE_ROUNDS ?= 3
 .PHONY: profile-build
 profile-build: $(DOCS_STAMP)
-	PYTHONPATH=src $(BIN)/python scripts/profile_build.py --rounds $(if $(filter 1,$(ROUNDS)),3,$(ROUNDS))
+	PYTHONPATH=src $(BIN)/python scripts/profile_build.py --rounds $(PROFILE_ROUNDS)
 
 # Live verification: seconds from saving a snippet to `make serve`'s page showing its
 # result, in both languages (scripts/measure_live.py; PORT as for make serve).
