@@ -150,21 +150,16 @@ try:
 except ValueError as err:
     print(err)  # ✓ target-shape
     #> Target size (torch.Size([3])) must be the same as input size (torch.Size([3, 4]))
-for integer in (torch.long, torch.int32):  # targets must be float
+for integer in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.long):  # targets must be float
     try:
         F.binary_cross_entropy_with_logits(logits, target.to(integer))
     except RuntimeError as err:
-        print(err)  # ✓ target-float
-        #> result type Float can't be cast to the desired output type Long
+        print(err)  # one line per integer dtype: each is refused ✓ target-float
+        #> result type Float can't be cast to the desired output type Byte
+        #> result type Float can't be cast to the desired output type Char
+        #> result type Float can't be cast to the desired output type Short
         #> result type Float can't be cast to the desired output type Int
-integers = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
-refused_targets = []
-for integer in integers:
-    try:
-        F.binary_cross_entropy_with_logits(logits, target.to(integer))
-    except RuntimeError:
-        refused_targets.append(integer)
-assert refused_targets == list(integers)  # every integer dtype ✓ target-float
+        #> result type Float can't be cast to the desired output type Long
 # --8<-- [end:multi-label]
 
 # --8<-- [start:double-sigmoid]
