@@ -174,6 +174,7 @@ except RuntimeError as err:
 # --8<-- [end:size-mismatch]
 
 # --8<-- [start:size-mismatch-fix]
+model = Net(n_classes=3)  # a fresh model: the failed loads above copied part of the body already
 own = model.state_dict()
 matching = {k: v for k, v in state.items() if k in own and v.shape == own[k].shape}  # all but the head
 head_before = [p.clone() for p in model.fc.parameters()]

@@ -29,7 +29,8 @@ basic = {"x[0]": x[0], "x[1:, ::2]": x[1:, ::2], "x[:, 1]": x[:, 1], "x[None, ..
 advanced = {"x[[0, 2]]": x[[0, 2]], "x[:, [0, 2]]": x[:, [0, 2]], "x[x > 5]": x[x > 5], "x[torch.tensor([0, 2])]": x[torch.tensor([0, 2])], "x[torch.tensor([[0], [2]])]": x[torch.tensor([[0], [2]])]}
 print({k: shares_memory(v, x) for k, v in basic.items()})  # integers, slices, None, ...: views ✓ basic-views
 #> {'x[0]': True, 'x[1:, ::2]': True, 'x[:, 1]': True, 'x[None, ..., -1]': True}
-assert torch.empty(0).untyped_storage().data_ptr() == 0 and shares_memory(torch.empty(0), torch.zeros(0))  # ✓ empty-address
+made_anew = (torch.empty(0), torch.zeros(0), torch.tensor([]), torch.arange(0), x[x > 100])
+assert all(t.untyped_storage().data_ptr() == 0 for t in made_anew) and shares_memory(torch.empty(0), torch.zeros(0))  # ✓ empty-address
 top_row = x.sum(dim=1).argmax()  # a 0-dimensional integer tensor, as argmax() returns
 print(top_row.dim(), shares_memory(x[top_row], x), shares_memory(x[top_row.unsqueeze(0)], x))  # like x[2]: a view ✓ zero-dim-view
 #> 0 True False

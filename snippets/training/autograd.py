@@ -100,7 +100,7 @@ def mean_by_share(out, n_parts):  # a mean loss, weighted by the part's share of
     return out.mean() * len(out) / len(batch)
 
 
-for parts in (batch.split(2), batch.split(1), batch.split(3)):  # 2+2, 1+1+1+1, 3+1
+for parts in (batch.split(2), batch.split(1), batch.split(3), batch.split([1, 3]), batch.split([2, 1, 1])):  # 2+2, 1+1+1+1, 3+1, 1+3, 2+1+1
     assert torch.allclose(accumulated(parts, summed), whole)  # adds up for any split ✓ accumulation
     equal = len({len(part) for part in parts}) == 1
     assert torch.allclose(accumulated(parts, mean_over_parts), whole / 4) == equal  # equal parts only ✓ accumulation
