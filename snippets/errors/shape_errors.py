@@ -36,6 +36,7 @@ print(model[0](images).shape, model[1].weight.T.shape)  # mat1: the flat input; 
 #> torch.Size([8, 2352]) torch.Size([784, 10])
 print(error_of(model[1], torch.randn(2, 8, 2352)))  # leading dims merged: 2·8 = 16 rows ✓ mat1-rows
 #> RuntimeError: addmm: mat1 and mat2 shapes cannot be multiplied (16x2352 and 784x10)
+assert "(48x2352 and 784x10)" in error_of(model[1], torch.zeros(2, 3, 8, 2352))  # 4-D: 2·3·8 = 48 rows ✓ mat1-rows
 print(error_of(nn.Linear(28 * 28, 10, bias=False), images.flatten(1)))  # no bias: mm ✓ mat1-prefix
 #> RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (8x2352 and 784x10)
 # --8<-- [end:mat1-why]
@@ -187,6 +188,9 @@ print([len(b) for b in DataLoader(data, batch_size=32, drop_last=True)])  # ✓ 
 #> [32, 32]
 untracked = nn.BatchNorm1d(32, track_running_stats=False).eval()  # keeps no running statistics
 assert untracked.running_mean is None and untracked.running_var is None  # ✓ bn-eval-untracked
+four_rows = torch.arange(128.0).view(4, 32).sin()  # 4 samples, 32 channels
+batch_normalised = (four_rows - four_rows.mean(0)) / torch.sqrt(four_rows.var(0, unbiased=False) + untracked.eps)
+assert torch.allclose(untracked(four_rows), batch_normalised, atol=1e-6)  # the batch's own statistics in eval() ✓ bn-eval-untracked
 print(error_of(untracked, torch.ones(1, 32)))  # so eval() still uses the batch's own ✓ bn-eval-untracked
 #> ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 32])
 # --8<-- [end:batchnorm-fix]
@@ -216,6 +220,7 @@ head = nn.Linear(20 * 8 * 8, 10)
 logits = head(feats.flatten(1))  # keep dim 0 (the samples), flatten the rest
 print(logits.shape, F.cross_entropy(logits, labels).shape)  # ✓ batch-fix
 #> torch.Size([6, 10]) torch.Size([])
+assert torch.equal(feats.flatten(1), feats.view(feats.size(0), -1))  # view(x.size(0), -1): the same rows ✓ batch-fix-view
 print(error_of(nn.Linear(320, 10), feats.flatten(1)))  # a Linear sized wrongly: 1280 is the size to use ✓ batch-fix-mat1
 #> RuntimeError: addmm: mat1 and mat2 shapes cannot be multiplied (6x1280 and 320x10)
 # --8<-- [end:batch-size-fix]
@@ -259,6 +264,8 @@ assert error_of(F.binary_cross_entropy_with_logits, scores, flags) == error_of(n
 print(error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags))  # BCELoss words it otherwise ✓ bce-bceloss
 #> ValueError: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])) is deprecated. Please ensure they have the same size.
 assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags) == error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags)  # the module too ✓ bce-bceloss-module
+mse_first_sentence = str(caught[0].message).split(". ")[0]  # "Using a target size (...) that is different to the input size (...)"
+assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags).startswith(f"ValueError: {mse_first_sentence} is deprecated.")  # ✓ bce-bceloss-wording
 # --8<-- [end:bce]
 
 # --8<-- [start:bce-fix]
@@ -291,6 +298,7 @@ print(error_of(F.cross_entropy, class_logits, torch.rand(8, 10).softmax(1)))  # 
 ce = F.cross_entropy(class_logits, class_labels.squeeze(1))  # or class_labels.view(-1)
 picked = class_logits.log_softmax(1).gather(1, class_labels)  # each sample's log-probability of its class
 assert torch.allclose(ce, -picked.mean())  # ✓ multi-fix
+assert torch.equal(ce, F.cross_entropy(class_logits, class_labels.view(-1)))  # view(-1): the same loss ✓ multi-fix-view
 # --8<-- [end:multi-target-fix]
 
 # --8<-- [start:target-size]
@@ -375,6 +383,8 @@ print(error_of(nn.Conv2d(3, 8, kernel_size=5), small))  # ✓ kernel-message
 #> RuntimeError: Calculated padded input size per channel: (4 x 4). Kernel size: (5 x 5). Kernel size can't be greater than actual input size
 print(error_of(nn.MaxPool2d(2), torch.randn(1, 3, 1, 1)))  # pooling words it otherwise ✓ kernel-pool
 #> RuntimeError: Given input size: (3x1x1). Calculated output size: (3x0x0). Output size is too small
+print(error_of(nn.MaxPool1d(2), torch.zeros(1, 3, 1)))  # and not every pooling layer the same way ✓ kernel-pool-1d
+#> RuntimeError: max_pool1d() Invalid computed output size: 0
 # --8<-- [end:kernel]
 
 # --8<-- [start:kernel-why]

@@ -156,6 +156,7 @@ optimizer = torch.optim.SGD(nn.Linear(4, 1).parameters(), lr=0.1)
 scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
 optimizer.step()
 scheduler.step()
+assert "self.get_lr()" in inspect.getsource(torch.optim.lr_scheduler.LRScheduler)  # the base class's step() calls it ✓ get-lr-step
 print(warned(scheduler.get_lr))  # ✓ get-lr-message
 #> ['UserWarning: To get the last learning rate computed by the scheduler, please use `get_last_lr()`.']
 with warnings.catch_warnings():
@@ -184,8 +185,7 @@ print(caught[0][: caught[0].index(" use_reentrant=False is")])  # ✓ use-reentr
 
 # --8<-- [start:use-reentrant-fix]
 assert "use_reentrant=False is recommended" in caught[0]  # the value the warning recommends ✓ use-reentrant-fix
-assert warned(lambda: checkpoint(block, x, use_reentrant=False)) == []  # ✓ use-reentrant-fix
-checkpoint(block, x, use_reentrant=False).sum().backward()
+assert warned(lambda: checkpoint(block, x, use_reentrant=False).sum().backward()) == []  # forward and backward ✓ use-reentrant-fix
 by_hand = x.grad.clone()
 x.grad = None
 block(x).sum().backward()  # the same gradient without checkpointing
@@ -209,6 +209,7 @@ with torch.no_grad():
 assert not out.requires_grad and out.grad_fn is None  # no graph, no saved tensors ✓ volatile-fix
 wrapped = torch.autograd.Variable(features)
 assert wrapped is not features and wrapped.data_ptr() == features.data_ptr()  # a new tensor on x's memory ✓ volatile-fix-variable
+assert type(wrapped) is torch.Tensor  # of the plain tensor class ✓ volatile-fix-variable
 weights = torch.ones(4, requires_grad=True)
 wrapped = torch.autograd.Variable(weights)
 assert not wrapped.requires_grad and wrapped.grad_fn is None  # detached, like weights.detach() ✓ volatile-fix-detached
@@ -233,6 +234,8 @@ print(len(builders), "model builders, each with `weights` and without `pretraine
 
 # --8<-- [start:pretrained-fix]
 assert warned(lambda: torchvision.models.resnet18(weights=None)) == []  # random weights, said the new way ✓ pretrained-fix
+first, second = torchvision.models.resnet18(weights=None), torchvision.models.resnet18(weights=None)
+assert not torch.equal(first.fc.weight, second.fc.weight)  # random: each build draws its own ✓ pretrained-fix-random
 weights = torchvision.models.ResNet18_Weights.DEFAULT  # what pretrained=True meant: ImageNet weights
 assert weights is torchvision.models.ResNet18_Weights.IMAGENET1K_V1  # ✓ pretrained-fix-default
 assert weights.meta["num_params"] == 11689512  # resnet18(weights=weights) downloads them ✓ pretrained-fix-default
