@@ -18,7 +18,9 @@ def same_storage(t1: torch.Tensor, t2: torch.Tensor) -> bool:
 
 
 base = torch.zeros(4)
-assert same_storage(base, base[1:]) and not same_storage(base, base.clone())  # a view, a copy ✓ same-storage-rule
+views = (base[1:], base.view(2, 2), base.expand(3, 4), base[::2])  # base[1:] starts at element 1, yet shares
+clones = (base.clone(), base[1:].clone(), base.view(2, 2).clone())
+assert all(same_storage(base, v) for v in views) and not any(same_storage(base, c) for c in clones)  # ✓ same-storage-rule
 # --8<-- [end:same-storage]
 
 # --8<-- [start:assignment]
@@ -81,6 +83,13 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ copy-error
     #> The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+copy_refused = 0
+for dst_shape, src_shape in [((2,), (3,)), ((2, 3), (6,)), ((2, 3), (3, 2)), ((3,), (2, 3))]:
+    try:  # the last pair broadcasts together to (2, 3), but the source cannot shrink to the destination's (3,)
+        torch.zeros(dst_shape).copy_(torch.ones(src_shape))
+    except RuntimeError:
+        copy_refused += 1
+assert copy_refused == 4  # every source that does not broadcast to dst's shape is refused ✓ copy-error-rule
 # --8<-- [end:copy_]
 
 # --8<-- [start:deepcopy]
@@ -99,4 +108,11 @@ try:
 except RuntimeError as err:
     print(str(err).split(".")[0])  # ✓ deepcopy-error
     #> Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment
+deepcopy_refused = 0
+for computed in (leaf + 1, leaf[:1], leaf.clone(), leaf.view(1, 2)):  # an op's result, views, a clone: none a leaf
+    try:
+        copy.deepcopy(computed)
+    except RuntimeError:
+        deepcopy_refused += 1
+assert deepcopy_refused == 4  # ✓ deepcopy-non-leaf
 # --8<-- [end:deepcopy]

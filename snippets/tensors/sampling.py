@@ -57,6 +57,12 @@ print(torch.bincount(draws) / 10_000)  # close to w / w.sum() ✓ frequencies
 #> tensor([0.0962, 0.2007, 0.2982, 0.4049])
 print(w / w.sum())  # ✓ normalised-weights
 #> tensor([0.1000, 0.2000, 0.3000, 0.4000])
+for seed in range(5):  # more draws, closer: the largest gap to w / w.sum() shrinks, for each of 5 seeds
+    gaps = []
+    for n_draws in (100, 10_000, 1_000_000):
+        more = w.multinomial(n_draws, replacement=True, generator=torch.Generator().manual_seed(seed))
+        gaps.append((torch.bincount(more, minlength=4) / n_draws - w / w.sum()).abs().max().item())
+    assert gaps[0] > gaps[1] > gaps[2], (seed, gaps)  # ✓ frequencies-approach
 # --8<-- [end:frequencies]
 
 # --8<-- [start:without-replacement]
@@ -64,11 +70,17 @@ g = torch.Generator().manual_seed(0)
 perm = w.multinomial(4, replacement=False, generator=g)
 print(perm, perm.sort().values)  # each index at most once ✓ at-most-once
 #> tensor([2, 1, 3, 0]) tensor([0, 1, 2, 3])
+for k in range(50):  # 4 draws from 4 weights, with each of 50 seeds: every index exactly once
+    assert w.multinomial(4, generator=torch.Generator().manual_seed(k)).sort().values.tolist() == [0, 1, 2, 3]  # ✓ at-most-once-any
 try:
     w.multinomial(num_samples=100, replacement=False)  # the notes' call on 4 weights
 except RuntimeError as err:
     print(err)  # ✓ too-many-samples
     #> cannot sample n_sample > prob_dist.size(-1) samples without replacement
+try:
+    w.multinomial(5, replacement=False)  # one more than the 4 categories: refused as well
+except RuntimeError as err:
+    assert "cannot sample n_sample > prob_dist.size(-1)" in str(err)  # ✓ one-too-many
 doc = " ".join(inspect.getdoc(torch.multinomial).split())
 print("must be lower than number of non-zero elements" in doc)  # documented requirement ... ✓ documented-non-zero
 #> True

@@ -101,6 +101,7 @@ assert e.clone().add_(1).tolist() == [[1.0] * 3] * 4  # a clone() owns its memor
 x = torch.arange(12).reshape(3, 4)
 print(x.t().shape, x.t().is_contiguous())  # t(): 2-D transpose, a view ✓ not-contiguous
 #> torch.Size([4, 3]) False
+assert x.t().untyped_storage().data_ptr() == x.untyped_storage().data_ptr()  # and a view of x ✓ t-view
 x = torch.empty(64, 3, 224, 224)
 print(x.transpose(0, 1).shape, x.transpose(0, 1).is_contiguous())  # swap two dims, a view ✓ transpose-shape
 #> torch.Size([3, 64, 224, 224]) False
@@ -146,6 +147,8 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ cat-error
     #> Sizes of tensors must match except in dimension 1. Expected size 56 but got size 3 for tensor number 1 in the list.
+for other in (b[:3], b[:, :, :3], b[:, :, :, :3]):  # a mismatch in dim 0, 2 or 3: each one refused
+    assert str(outcome(torch.cat, [a, other], 1)).startswith("RuntimeError: Sizes of tensors must match"), other.shape  # ✓ cat-every-other
 try:
     torch.stack([a, b[:, :3]], dim=1)  # stack: shapes must be identical
 except RuntimeError as err:
