@@ -140,8 +140,10 @@ def n_params(module: nn.Module) -> int:
 
 print(n_params(with_bias), n_params(without_bias))  # 16 conv biases saved ✓ saved-count
 #> 480 464
+assert n_params(with_bias) - n_params(without_bias) == with_bias[0].out_channels  # one per output channel ✓ per-channel
 for c_in, c_out in [(64, 64), (256, 256), (512, 512)]:
     conv = nn.Conv2d(c_in, c_out, 3)
+    assert conv.bias.shape == (c_out,)  # one bias per output channel ✓ per-channel
     print(f"{c_in}->{c_out}: bias is {conv.bias.numel() / n_params(conv):.4%} of the conv's parameters")  # ✓ saved-share
     #> 64->64: bias is 0.1733% of the conv's parameters
     #> 256->256: bias is 0.0434% of the conv's parameters

@@ -84,6 +84,9 @@ trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 bn_params = sum(p.numel() for m in layer_bn for p in m.parameters())
 print(trainable, bn_params, sum(p.numel() for p in model.parameters()))  # trainable + BN = all ✓ freeze-count
 #> 1466 32 1498
+model.train()  # as a training loop calls it: BN is back in train mode, its parameters stay frozen
+print(all(m.training for m in layer_bn), any(p.requires_grad for m in layer_bn for p in m.parameters()))  # ✓ train-undoes-eval
+#> True False
 # --8<-- [end:find-bn]
 
 # --8<-- [start:shared]
@@ -150,6 +153,8 @@ print(all(issubclass(cls, nn.Module) for cls in layer_classes), isinstance(torch
 own = [f"{name}.{p}".lstrip(".") for name, m in model.named_modules() for p, _ in m.named_parameters(recurse=False)]
 print(own == [name for name, _ in model.named_parameters()])  # ✓ params-walk
 #> True
+own_params = [p for _, m in model.named_modules() for p in m.parameters(recurse=False)]
+assert [id(p) for p in model.parameters()] == [id(p) for p in own_params]  # parameters() too, in that order ✓ params-walk
 
 
 class Hiding(nn.Module):
@@ -179,6 +184,11 @@ late.add_module("added", nn.Linear(2, 2))  # registered by name, without an assi
 late.register_module("also", nn.Linear(2, 2))  # ... (register_module is the same call)
 print([name for name, _ in late.named_children()])  # ✓ add-module
 #> ['fc', 'added', 'also']
+try:
+    late.add_module("listed", [nn.Linear(2, 2)])  # add_module looks at the type too
+except TypeError as err:
+    print(err)  # ✓ add-module-type
+    #> list is not a Module subclass
 # --8<-- [end:registration]
 
 # --8<-- [start:res2net]

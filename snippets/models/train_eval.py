@@ -46,12 +46,11 @@ print(model.training, bn.training, dropout.training)  # a new module is in train
 same = model.eval()  # sets .training = False on the model and every submodule ...
 print(same is model, [m.training for m in model.modules()])  # ... and returns the model itself ✓ eval-flags
 #> True [False, False, False, False, False, False]
-model.train(False)  # the same as eval()
-print(any(m.training for m in model.modules()))  # ✓ train-false
-#> False
 model.train()  # back: train(True)
 print(all(m.training for m in model.modules()))  # ✓ train-flags
 #> True
+print(model.train(False) is model, any(m.training for m in model.modules()))  # from train mode: the same as eval() ✓ train-false
+#> True False
 # --8<-- [end:flags]
 
 # --8<-- [start:dropout]

@@ -43,6 +43,8 @@ opt.zero_grad(set_to_none=False)  # ... or filled with zeros
 print(model["a"].weight.grad)  # ✓ false-zeros
 #> tensor([[0., 0.]])
 assert all(torch.equal(p.grad, torch.zeros_like(p)) for p in model.parameters())  # ✓ all-zeros
+model.zero_grad()  # Module.zero_grad, with its default, drops them too
+assert all(p.grad is None for p in model.parameters())  # ✓ module-none
 # --8<-- [end:default]
 
 
@@ -82,6 +84,7 @@ for name, make in optimizers.items():
         assert moved == [False, False]  # plain SGD: a zero gradient is a zero update ✓ plain-sgd-stays
     else:
         assert moved == [False, True]  # momentum, weight decay, Adam: it moves ✓ zero-moves
+assert all(two_steps(make, True)[0]["b"].weight.grad is None for make in optimizers.values())  # .grad stays None ✓ none-kept
 
 
 def sgd(params):
