@@ -52,7 +52,9 @@ assert max(abs(a - b) for a, b in zip(plus, minus, strict=True)) > 10  # ✓ hal
 unchanged = (F.pil_to_tensor(F.adjust_hue(img, 0)).int() - pixels.int()).abs()
 print(unchanged.max().item())  # hue 0 on this photo: off by at most 5 of 255 ✓ hue-zero-photo
 #> 5
-assert F.adjust_hue(img, 0).tobytes() == img.convert("HSV").convert("RGB").tobytes()  # the trip ✓ hsv-trip
+hsv = img.convert("HSV")  # PIL's HSV image: one byte per channel, like RGB
+assert hsv.getbands() == ("H", "S", "V") and np.asarray(hsv).dtype == np.uint8  # 8 bits ✓ hsv-8bit
+assert F.adjust_hue(img, 0).tobytes() == hsv.convert("RGB").tobytes()  # the trip ✓ hsv-trip
 colour = (1, 7, 248)  # not a general bound: this colour moves further
 moved = F.adjust_hue(Image.new("RGB", (1, 1), colour), 0).getpixel((0, 0))
 print(moved)  # ✓ hue-zero-other
@@ -70,6 +72,7 @@ for half in (0.5, -0.5):  # red, half-way round the colour wheel: its opposite c
 for kwargs in [
     {"brightness": 0},  # 0: no change at all (None)
     {"brightness": 0.5},
+    {"brightness": 1},  # from 1 on, the interval starts at 0
     {"brightness": 2},  # > 1 is accepted
     {"brightness": 100},  # however large
     {"contrast": 1.5},
@@ -85,6 +88,7 @@ for kwargs in [
     print(f"{name}={value} -> factor sampled from {getattr(jitter, name)}")  # ✓ ranges
     #> brightness=0 -> factor sampled from None
     #> brightness=0.5 -> factor sampled from (0.5, 1.5)
+    #> brightness=1 -> factor sampled from (0.0, 2.0)
     #> brightness=2 -> factor sampled from (0.0, 3.0)
     #> brightness=100 -> factor sampled from (0.0, 101.0)
     #> contrast=1.5 -> factor sampled from (0.0, 2.5)
@@ -111,12 +115,23 @@ for name in ("brightness", "contrast", "saturation"):  # each of the three
 # --8<-- [end:ranges]
 
 # --8<-- [start:rejected]
-for kwargs in [{"brightness": -0.1}, {"hue": 0.6}, {"hue": (-0.6, 0.1)}, {"contrast": (2, 1)}]:
+for kwargs in [
+    {"brightness": -0.1},  # a negative number, for each of the four
+    {"contrast": -0.1},
+    {"saturation": -0.5},
+    {"hue": -0.1},
+    {"hue": 0.6},  # hue above 0.5
+    {"hue": (-0.6, 0.1)},
+    {"contrast": (2, 1)},  # an interval the wrong way round
+]:
     try:
         transforms.ColorJitter(**kwargs)
     except ValueError as err:
         print(f"{kwargs}: ValueError: {err}")  # ✓ rejected
         #> {'brightness': -0.1}: ValueError: If brightness is a single number, it must be non negative.
+        #> {'contrast': -0.1}: ValueError: If contrast is a single number, it must be non negative.
+        #> {'saturation': -0.5}: ValueError: If saturation is a single number, it must be non negative.
+        #> {'hue': -0.1}: ValueError: If hue is a single number, it must be non negative.
         #> {'hue': 0.6}: ValueError: hue values should be between (-0.5, 0.5), but got [-0.6, 0.6].
         #> {'hue': (-0.6, 0.1)}: ValueError: hue values should be between (-0.5, 0.5), but got [-0.6, 0.1].
         #> {'contrast': (2, 1)}: ValueError: contrast values should be between (0, inf), but got [2.0, 1.0].

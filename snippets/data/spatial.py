@@ -69,7 +69,7 @@ padded = transforms.PILToTensor()(transforms.CenterCrop(200)(img))  # 3 x 200 x 
 inside = torch.zeros(200, 200, dtype=torch.bool)
 inside[25:175, 36:164] = True  # where the 150 x 128 photo lands, in the middle
 assert (padded[:, ~inside] == 0).all()  # every padded pixel is 0 ✓ zero-pad-all
-assert torch.equal(padded[:, 25:175, 36:164], transforms.PILToTensor()(img))  # the photo itself, unchanged
+assert torch.equal(padded[:, 25:175, 36:164], transforms.PILToTensor()(img))  # the photo itself, unchanged ✓ zero-pad-photo
 # --8<-- [end:crops]
 
 # --8<-- [start:center-crop-position]
@@ -106,6 +106,12 @@ assert all(rotated.getpixel(c) == (0, 0, 0) != img.getpixel(c) for c in corners)
 uncovered = transforms.functional.rotate(Image.new("L", img.size, 255), angle)  # 0 where no photo lands
 no_photo = transforms.functional.pil_to_tensor(uncovered)[0] == 0
 assert no_photo.sum() > 1000 and (transforms.functional.pil_to_tensor(rotated)[:, no_photo] == 0).all()  # all ✓ rotate-corners
+marked = Image.new("L", img.size, 100)  # a grey picture whose four corners are white 5 x 5 squares
+for x, y in corners:
+    marked.paste(255, (min(x, 122), min(y, 144), min(x, 122) + 5, min(y, 144) + 5))
+white = transforms.functional.pil_to_tensor(transforms.functional.rotate(marked, angle)) == 255
+print(int((transforms.functional.pil_to_tensor(marked) == 255).sum()), int(white.sum()))  # white before, after: corners cut off ✓ rotate-cut
+#> 100 0
 print(transforms.RandomRotation(30, expand=True)(img).size)  # expand=True: grows to fit ✓ expand
 #> (160, 176)
 # --8<-- [end:rotation]

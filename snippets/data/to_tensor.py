@@ -96,6 +96,9 @@ print(transforms.ToTensor()(np.full((1, 1, 1), 0.5)))  # a float array is not sc
 grey = img.convert("L")  # 8-bit input, PIL image or uint8 array: divided by 255
 print(transforms.ToTensor()(grey).max().item(), transforms.ToTensor()(np.full((1, 1, 1), 255, np.uint8)))  # ✓ byte-scaled
 #> 1.0 tensor([[[1.]]])
+bits = Image.fromarray(np.array([[0, 255]], dtype=np.uint8)).convert("1")  # mode "1": 1 bit per pixel
+print(repr(bits.mode), transforms.ToTensor()(bits))  # also ends as uint8, divided: 0 and 1 ✓ one-bit
+#> '1' tensor([[[0., 1.]]])
 lines = inspect.getsource(F.to_tensor).splitlines()  # where does to_tensor divide by 255?
 scaled = [i for i, line in enumerate(lines) if ".div(255)" in line]
 assert scaled and all("isinstance(img, torch.ByteTensor)" in lines[i - 1] for i in scaled)  # uint8 only ✓ only-bytes

@@ -199,6 +199,15 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ ignore-soft
     #> ignore_index is not supported for floating point target
+soft_refused = []
+for index in (0, 2, 100, -1, -5):  # with probability targets, an index >= 0 is refused ...
+    try:
+        soft_loss = F.cross_entropy(logits, probs, ignore_index=index)
+    except RuntimeError:
+        soft_refused.append(index)
+    else:  # ... and a negative one is accepted but leaves nothing out
+        assert torch.equal(soft_loss, soft)  # ✓ ignore-soft-negative
+assert soft_refused == [0, 2, 100]  # ✓ ignore-soft-any
 # --8<-- [end:ignore-index]
 
 # --8<-- [start:label-smoothing]
