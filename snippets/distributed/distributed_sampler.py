@@ -124,7 +124,14 @@ for epoch, order in enumerate(orders):  # one permutation, seeded with seed + ep
     other = DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=1, seed=0)
     other.set_epoch(epoch)
     assert list(other) == perm[1::2]  # rank 1: the other half of the same permutation ✓ perm-rank1
-assert DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=0).epoch == 0  # ✓ epoch-zero
+for seed in (7, 100):  # another seed: the generator gets seed + epoch, not the epoch alone
+    for epoch in range(3):
+        seeded = DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=0, seed=seed)
+        seeded.set_epoch(epoch)
+        perm = torch.randperm(8, generator=torch.Generator().manual_seed(seed + epoch)).tolist()
+        assert list(seeded) == perm[0::2]  # ✓ seed-plus-epoch
+fresh = DistributedSampler(TensorDataset(torch.arange(8)), num_replicas=2, rank=0)
+assert list(fresh) == list(fresh) and fresh.epoch == 0  # iterated twice, never set: the epoch stays 0 ✓ epoch-zero
 # --8<-- [end:set-epoch]
 
 # --8<-- [start:seed-not-global]

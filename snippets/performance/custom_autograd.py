@@ -55,6 +55,10 @@ print(y.grad_fn.name())  # ✓ grad-fn
 y.sum().backward()
 print(torch.allclose(x.grad, 3 * x.detach() ** 2))  # ✓ cube-grad
 #> True
+x.grad = None
+upstream = torch.arange(5.0, dtype=torch.float64)  # d loss / d y: 0, 1, 2, 3, 4 instead of ones
+(Cube.apply(x) * upstream).sum().backward()
+assert torch.allclose(x.grad, upstream * 3 * x.detach() ** 2)  # backward got them as grad_output ✓ grad-output
 # --8<-- [end:function]
 
 # --8<-- [start:not-called]
@@ -111,17 +115,36 @@ print(x.grad)  # ✓ scale-grad
 #> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
 
 
-class FactorGrad(Scale):
+class OneGradient(Scale):
     @staticmethod
-    def backward(ctx, grad_output: torch.Tensor) -> tuple:
-        return grad_output * ctx.factor, torch.tensor(1.0)  # a gradient for the float: refused
+    def backward(ctx, grad_output: torch.Tensor) -> torch.Tensor:
+        return grad_output * ctx.factor  # one gradient for two inputs: refused
 
 
 try:
-    FactorGrad.apply(x, 3.0).sum().backward()
+    OneGradient.apply(x, 3.0).sum().backward()
 except RuntimeError as err:
-    print(str(err).split(" at position")[0])  # the float factor's gradient must be None ✓ none-for-float
-    #> function FactorGradBackward returned a gradient different than None
+    print(err)  # ✓ one-per-input
+    #> function OneGradientBackward returned an incorrect number of gradients (expected 2, got 1)
+
+
+class FactorGrad(Scale):
+    given = torch.tensor(1.0)  # what backward returns for the float factor
+
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor) -> tuple:
+        return grad_output * ctx.factor, FactorGrad.given  # a gradient for the float: refused
+
+
+refused = []
+for given in (torch.tensor(1.0), torch.tensor(0.0), 0.0):  # a one, a zero tensor, a Python zero
+    FactorGrad.given = given
+    try:
+        FactorGrad.apply(x, 3.0).sum().backward()
+    except RuntimeError as err:
+        refused.append(str(err).split(" at position")[0])
+print(len(refused), refused[0])  # the float factor's gradient must be None ✓ none-for-float
+#> 3 function FactorGradBackward returned a gradient different than None
 print(torch.func.grad(lambda t: Scale.apply(t, 3.0).sum())(x.detach()))  # torch.func works with this style ✓ func-grad
 #> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
 try:

@@ -57,6 +57,10 @@ print(same(full, acc))  # ✓ divided
 unscaled = accumulated_gradients(model, sizes=[2, 2, 2, 2], weights=[1.0] * k)  # forgot the / k
 print(same(full, unscaled), same({n: k * g for n, g in full.items()}, unscaled))  # ✓ k-times
 #> False True
+for parts in (2, 8):  # the same for 2 micro-batches of 4 and 8 of 1
+    sizes = [8 // parts] * parts
+    assert same(full, accumulated_gradients(model, sizes, [1 / parts] * parts))  # ✓ divided-other-k
+    assert same({n: parts * g for n, g in full.items()}, accumulated_gradients(model, sizes, [1.0] * parts))  # ✓ k-times-other-k
 # --8<-- [end:equal]
 
 # --8<-- [start:loop]
@@ -85,6 +89,10 @@ halves = accumulated_gradients(model, sizes=[5, 3], weights=[1 / 2, 1 / 2])  # m
 by_size = accumulated_gradients(model, sizes=[5, 3], weights=[5 / 8, 3 / 8])  # each mean times n_i / N
 print(same(full, halves), same(full, by_size))  # ✓ weighted
 #> False True
+per_sample = F.mse_loss(model(x), y, reduction="none").squeeze(1)  # one loss per sample
+model.zero_grad()
+(per_sample * torch.tensor([1 / 2 / 5] * 5 + [1 / 2 / 3] * 3)).sum().backward()  # 1/10 each of the 5, 1/6 each of the 3
+assert same(halves, gradients(model))  # what halving did: the 3 samples weigh more ✓ halves-weights
 # --8<-- [end:unequal]
 
 # --8<-- [start:batchnorm]
