@@ -825,6 +825,41 @@ def test_workers_order_tests_alike_though_the_report_changes(inner_suite: pytest
     result.assert_outcomes(passed=3)
 
 
+def test_the_longest_snippets_go_to_every_worker(inner_suite: pytest.Pytester) -> None:
+    """Longest first pays only if xdist hands tests out one at a time: its default first chunk,
+    a quarter of a worker's share (5 of these 40), would give gw0 all four long snippets."""
+    from sample_results import sample_result
+
+    from docverify.results import report
+
+    names = [f"s{i:02d}" for i in range(40)]
+    files = [inner_suite.path / "snippets" / f"{name}.py" for name in names]
+    for file in files:
+        file.write_text("x = 1\n")
+    long = names[-4:]  # collected last, ordered first
+    reports = inner_suite.path / ".reports"
+    # Keyed by absolute path: a snippet in no checkout has no shorter name (`Snippet.rel`).
+    timed = [sample_result(str(f), duration_s=9 if f.stem in long else 0.01) for f in files]
+    report.merge_results(timed, reports, root=inner_suite.path)
+    ran = inner_suite.path / "ran.txt"
+    inner_suite.makeconftest(
+        f"""
+        import os
+
+        pytest_plugins = ["harness.plugin", "harness.scheduling"]
+
+        def pytest_runtest_setup(item):
+            with open({str(ran)!r}, "a", encoding="utf-8") as out:
+                out.write(os.environ["PYTEST_XDIST_WORKER"] + " " + item.name + "\\n")
+        """
+    )
+    result = run_inner(inner_suite, "-n", "2", f"--reports-dir={reports}")
+    result.assert_outcomes(passed=40)
+    lines = ran.read_text(encoding="utf-8").splitlines()
+    workers = [line.split()[0] for line in lines if any(f"/{n}.py" in line for n in long)]
+    assert len(workers) == 4 and workers.count("gw0") == workers.count("gw1") == 2, lines
+
+
 # --- `# process: own` ------------------------------------------------------------------------
 
 FORKS_AND_BACKWARDS = """

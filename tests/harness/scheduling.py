@@ -13,6 +13,13 @@ the controller reads it once and hands the durations to each worker
 (`pytest_configure_node`, xdist's public hook); a run without xdist reads it
 itself. A snippet that no report has timed (a fresh clone, a new file) is guessed
 from its declared `# timeout:`: a tenth of it, or 0 s for the default.
+
+The order holds only if xdist hands tests out one at a time. By default its load
+scheduler first gives each worker a chunk of consecutive tests, a quarter of that
+worker's share (410 of the suite's 3,283 with two workers): gw0's chunk then held
+every snippet and the built-site tests, and gw1 sat idle for the last 110 s of a
+240 s run (2026-12-08). So a run with xdist sends tests one at a time
+(`--maxschedchunk=1`) unless the command line says otherwise.
 """
 
 from __future__ import annotations
@@ -33,6 +40,13 @@ def durations(config: pytest.Config) -> dict[str, float]:
         for device in report.load_all(config.reports_dir, root=root).values()
         for r in device.values()
     }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist reads the option when it makes its scheduler, after every plugin's configure;
+    # xdist itself sets `config.option.dist` the same way.
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
+        config.option.maxschedchunk = 1
 
 
 @pytest.hookimpl(optionalhook=True)
