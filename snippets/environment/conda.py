@@ -90,8 +90,10 @@ text = environment_file.read_text()
 header, dependencies = text.split("\ndependencies:\n")
 channels = re.findall(r"^  - (\S+)$", header, re.MULTILINE)
 conda_deps = re.findall(r"^  - ([^\s:]+)$", dependencies, re.MULTILINE)  # all but `pip:`
-print(channels, conda_deps, "--index-url" in text or "--extra-index-url" in text)  # ✓ channels-deps
-#> ['conda-forge'] ['python=3.11', 'pip'] False
+pip_entries = re.findall(r"^      - (.+)$", dependencies, re.MULTILINE)
+not_pins = [entry for entry in pip_entries if not PIN.match(entry)]  # no index option among them
+print(channels, conda_deps, not_pins)  # ✓ channels-deps
+#> ['conda-forge'] ['python=3.11', 'pip'] ['-e ..']
 print(re.search(r"^name: (\S+)$", text, re.MULTILINE)[1])  # the environment's name ✓ env-name
 #> pytorch-notes
 print(sys.version_info[:2], torch.__version__)  # the Python of this run; torch's build label ✓ torch-label
@@ -131,6 +133,11 @@ for line in ["-n env_name --all", "-n env_name \u2014all"]:  # as typed / as in 
     #> Namespace(name='env_name', all=False, package_names=['—all'])
 print(unicodedata.name("\u2014"), "\u2014all".startswith("-"))  # ✓ em-dash-name
 #> EM DASH False
+# only the ASCII "-" starts an option: any other dash, single or doubled, gives a package name
+dashes = [d * k for d in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d" for k in (1, 2)]
+parsed = [remove.parse_args(["-n", "env_name", f"{d}all"]) for d in dashes]
+options = [d for d, p in zip(dashes, parsed, strict=True) if p.all or p.package_names != [f"{d}all"]]
+assert remove.prefix_chars == "-" and dashes and options == []  # none read as an option ✓ em-dash-ascii-only
 # --8<-- [end:em-dash]
 
 
@@ -163,6 +170,9 @@ for before_25_9 in (True, False):
 # A package file names its dependencies; it does not contain them.
 print([r for r in importlib.metadata.requires("torchvision") if "extra ==" not in r])  # ✓ depends
 #> ['numpy', 'torch (>=2.14.0)', 'pillow (!=8.3.*,>=5.3.0)']
-print(sorted({f.parts[0] for f in importlib.metadata.files("torchvision")}))  # what it holds ✓ holds
+top_level = {f.parts[0] for f in importlib.metadata.files("torchvision")}
+print(sorted(top_level))  # what it holds ✓ holds
 #> ['torchvision', 'torchvision-0.29.2.dist-info', 'torchvision.libs']
+theirs = {f.parts[0] for name in ("torch", "numpy", "pillow") for f in importlib.metadata.files(name)} - {".."}
+assert {"torch", "numpy", "PIL"} <= theirs and not top_level & theirs  # none of their folders ✓ holds-none
 # --8<-- [end:depends]

@@ -28,6 +28,7 @@ import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import torch.distributed.elastic.utils.logging as elastic_logging
 import torch.distributed.launch as legacy_launch
 import torch.distributed.run as torchrun
 from torch.distributed.run import config_from_args
@@ -142,6 +143,9 @@ assert 'local_rank = int(os.environ["LOCAL_RANK"])' in torchrun.__doc__  # torch
 # --8<-- [end:fixed-parse]
 
 # --8<-- [start:em-dash]
+dash = NOTES_CONSOLE[NOTES_CONSOLE.index("nproc_per_node") - 1]  # the notes' character before it
+print(f"U+{ord(dash):04X}", dash == "-")  # an em dash, not a hyphen ✓ em-dash-code
+#> U+2014 False
 args = torchrun_parser().parse_args(["\u2014nproc_per_node=2", "main.py"])  # pasted from the notes
 print(repr(args.nproc_per_node), repr(args.training_script), args.training_script_args)  # ✓ em-dash
 #> '1' '—nproc_per_node=2' ['main.py']
@@ -212,10 +216,14 @@ print("exit status", run.returncode)  # ✓ exit-0
 #> exit status 0
 print(re.search(r"global_ranks=\[[0-9, ]*\]", output)[0], "WorkerState.SUCCEEDED" in output)  # ✓ two-ranks
 #> global_ranks=[0, 1] True
+ranks_line = next(line for line in output.splitlines() if "global_ranks=" in line)
+print(ranks_line[0], elastic_logging.get_log_level())  # an INFO line; the default level ✓ loglevel
+#> I WARNING
+assert 'os.environ.get("LOGLEVEL", get_log_level())' in inspect.getsource(elastic_logging)  # ✓ loglevel-env
 print(sorted(run.stdout.splitlines()))  # every line, prefixed with its rank's name ✓ tee-prefix
 #> ['[default0]:rank 0 of 2, local rank 0', '[default1]:rank 1 of 2, local rank 1']
 endpoint = re.search(r"rdzv_endpoint\s*: (\S+)", output)[1]  # --standalone: port 0, "any free port"
-print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the port it got ✓ free-port
+print(endpoint, int(re.search(r"master_port=(\d+)", output)[1]) > 0)  # the processes' port: a real one ✓ free-port
 #> localhost:0 True
 print(sorted(p.name for p in work.glob("torchrun-logs/*/attempt_0/*")))  # a log folder per rank ✓ log-dir
 #> ['0', '1']

@@ -9,7 +9,9 @@ import inspect
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torchvision.ops import box_iou, generalized_box_iou_loss, sigmoid_focal_loss  # ✓ functions
+from torchvision.ops import box_iou, generalized_box_iou_loss, sigmoid_focal_loss
+
+assert inspect.isfunction(sigmoid_focal_loss) and inspect.isfunction(generalized_box_iou_loss)  # ✓ functions
 
 print(inspect.signature(sigmoid_focal_loss))  # ✓ signatures
 #> (inputs: torch.Tensor, targets: torch.Tensor, alpha: float = 0.25, gamma: float = 2, reduction: str = 'none') -> torch.Tensor
@@ -78,16 +80,28 @@ def area(box):
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
-def giou_by_hand(a, b):
-    """IoU minus the share of the enclosing box C that the union leaves empty."""
+def overlap_parts(a, b):
+    """Intersection, union and enclosing box C of two boxes, each as (width, height)."""
     inter_w = (min(a[2], b[2]) - max(a[0], b[0])).clamp(min=0)
     inter_h = (min(a[3], b[3]) - max(a[1], b[1])).clamp(min=0)
-    inter = inter_w * inter_h
-    union = area(a) + area(b) - inter
-    hull = (max(a[2], b[2]) - min(a[0], b[0])) * (max(a[3], b[3]) - min(a[1], b[1]))
-    return inter / union - (hull - union) / hull
+    union = area(a) + area(b) - inter_w * inter_h
+    hull_w, hull_h = max(a[2], b[2]) - min(a[0], b[0]), max(a[3], b[3]) - min(a[1], b[1])
+    return (inter_w, inter_h), union, (hull_w, hull_h)
 
 
+def giou_by_hand(a, b):
+    """IoU minus the share of the enclosing box C that the union leaves empty."""
+    (inter_w, inter_h), union, (hull_w, hull_h) = overlap_parts(a, b)
+    hull = hull_w * hull_h
+    return inter_w * inter_h / union - (hull - union) / hull
+
+
+for a, b in zip(pred, true, strict=True):
+    (inter_w, inter_h), union, (hull_w, hull_h) = overlap_parts(a, b)
+    print((inter_w.item(), inter_h.item()), union.item(), (hull_w.item(), hull_h.item()))  # intersection, union, C ✓ giou-parts
+    #> (1.0, 1.0) 7.0 (3.0, 3.0)
+    #> (0.0, 1.0) 2.0 (3.0, 1.0)
+    #> (0.0, 1.0) 2.0 (6.0, 1.0)
 by_hand = torch.stack([1 - giou_by_hand(a, b) for a, b in zip(pred, true, strict=True)])
 print(by_hand)  # overlapping: 1 - (1/7 - 2/9); disjoint: 1 + 1/3, 1 + 2/3
 #> tensor([1.0794, 1.3333, 1.6667])

@@ -42,6 +42,13 @@ for pad in (2, -1, 99):  # the padding is never read: not even a value that is n
 four = torch.tensor([4, 4])
 assert torch.equal(F.ctc_loss(log_probs, targets, four, target_lengths, reduction="none"),
                    F.ctc_loss(log_probs[:4], targets, four, target_lengths, reduction="none"))  # ✓ input-lengths
+# ... for each sample: lengths 5 and 3, and NaN in sample 1's steps after its 3
+unread = log_probs.clone()
+unread[3:, 1] = float("nan")
+assert torch.equal(F.ctc_loss(unread, targets, torch.tensor([5, 3]), target_lengths, reduction="none"),
+                   F.ctc_loss(log_probs, targets, torch.tensor([5, 3]), target_lengths, reduction="none"))  # ✓ input-lengths-each
+# (with a length of 4, step 3 is read: its NaN reaches the loss)
+assert F.ctc_loss(unread, targets, four, target_lengths, reduction="none")[1].isnan()  # ✓ input-lengths-read
 # "mean" divides each loss by its target length, then averages over the batch
 print(ctc(log_probs, targets, input_lengths, target_lengths), per_sample.mean())  # ✓ mean
 #> tensor(1.8511) tensor(4.4631)
