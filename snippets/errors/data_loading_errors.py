@@ -100,6 +100,8 @@ if __name__ == "__main__":
     print(batch.shape)  # every sample resized to 28×28 in the transform ✓ stack-fix-resize
     #> torch.Size([2, 3, 28, 28])
     assert batch.shape == (2, 3, 28, 28)
+    cropped = Photos(sizes=[(32, 24), (40, 30)], transform=v2.Compose([v2.CenterCrop((24, 24)), to_tensor]))
+    assert next(iter(DataLoader(cropped, batch_size=2))).shape == (2, 3, 24, 24)  # or crop both to 24×24 ✓ stack-fix-crop
 # --8<-- [end:stack-fix-resize]
 
 
@@ -118,6 +120,9 @@ if __name__ == "__main__":
     assert torch.equal(batch[0, :, :24, :32], photos[0])  # the first image, unchanged, top left ✓ stack-fix-pad-content
     assert batch[0, :, 24:, :].eq(0).all() and batch[0, :, :, 32:].eq(0).all()  # zeros around it
     assert torch.equal(batch[1], photos[1])  # the largest image as it was
+    mixed = Photos(sizes=[(40, 24), (32, 30)], transform=to_tensor)  # one is the wider, the other the taller
+    mixed_batch = next(iter(DataLoader(mixed, batch_size=2, collate_fn=pad_collate)))
+    assert mixed_batch.shape == (2, 3, 30, 40)  # the largest height and the largest width, from different images ✓ stack-fix-pad
 # --8<-- [end:stack-fix-collate]
 
 # --8<-- [start:pil]
@@ -227,6 +232,9 @@ if __name__ == "__main__":
             refusal = str(err)
         assert "local object" in refusal or "<lambda>" in refusal  # ✓ pickle-dumps
         assert collate_fn(numbers[:2]).shape == (2, 1)  # the function itself works: only pickling it fails
+    forked = DataLoader(numbers, batch_size=2, num_workers=1, collate_fn=make_loader(numbers).collate_fn)  # no context
+    print(multiprocessing.get_start_method(), [batch.flatten().tolist() for batch in forked])  # fork: nothing pickled ✓ pickle-fork
+    #> fork [[0.0, 1.0], [2.0, 3.0]]
 # --8<-- [end:pickle-why]
 
 
@@ -381,6 +389,19 @@ if __name__ == "__main__":
 
 
 # --8<-- [start:caught]
+class Raises(Dataset):
+    """One sample, whose loading raises `error`."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        raise self.error
+
+
 class Undecodable(Dataset):
     """A sample whose bytes are not UTF-8: UnicodeDecodeError needs more than a message to be built."""
 
@@ -424,6 +445,18 @@ if __name__ == "__main__":
         original = err
     assert type(original) is UnicodeDecodeError and type(rebuilt) is RuntimeError  # ✓ caught-runtime
     assert str(rebuilt).startswith("Caught UnicodeDecodeError in DataLoader worker process 0.")  # ✓ caught-runtime
+    for failure in [ValueError("bad"), IndexError(5), OSError(2, "No such file"), original]:  # the last: UnicodeDecodeError
+        try:
+            type(failure)("a message alone")  # can the type be made from a message?
+            comes_back_as = type(failure)
+        except TypeError:  # UnicodeDecodeError needs five arguments
+            comes_back_as = RuntimeError
+        try:
+            next(iter(DataLoader(Raises(failure), num_workers=1)))
+        except Exception as err:
+            raised = type(err)
+            traceback.clear_frames(err.__traceback__)
+        assert raised is comes_back_as  # the same type if a message makes one, else RuntimeError ✓ caught-same-type
 # --8<-- [end:caught]
 
 # --8<-- [start:caught-fix]
@@ -532,6 +565,18 @@ if __name__ == "__main__":
             warnings.simplefilter("always")
             DataLoader(torch.arange(8), num_workers=n_workers)
         assert len(warned) == (n_workers > cpus)  # a warning exactly above the CPU count ✓ workers-rule
+    if hasattr(os, "sched_setaffinity"):  # Linux: the CPUs this process may use, not the machine's
+        allowed = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(allowed)})  # for a moment, one CPU only
+        try:
+            with warnings.catch_warnings(record=True) as one_cpu:
+                warnings.simplefilter("always")
+                DataLoader(torch.arange(8), num_workers=1)  # no warning
+                DataLoader(torch.arange(8), num_workers=2)  # a warning, on a machine of any size
+        finally:
+            os.sched_setaffinity(0, allowed)
+        suggested = [str(w.message).split(". ")[1] for w in one_cpu]  # one warning, for two workers
+        assert suggested == ["Our suggested max number of worker in current system is 1, which is smaller than what this DataLoader is going to create"]  # ✓ workers-affinity
 # --8<-- [end:too-many-workers-fix]
 
 # --8<-- [start:to-tensor-twice]

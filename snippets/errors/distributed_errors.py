@@ -16,9 +16,11 @@ import io
 import mmap
 import os
 import socket
+import sys
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from unittest import mock
 
 import torch
 import torch.distributed as dist
@@ -57,7 +59,8 @@ assert refusals == [True, True, True]  # the rank, a barrier, wrapping a model i
 # --8<-- [end:no-group-why]
 
 # --8<-- [start:no-group-fix-single]
-with tempfile.TemporaryDirectory() as folder:  # one process on its own, as `python train.py` runs
+torchrun_vars = {name: os.environ.pop(name) for name in ["RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"]}
+with tempfile.TemporaryDirectory() as folder:  # one process on its own, as `python train.py` runs: none of those variables
     store = dist.FileStore(str(Path(folder) / "store"), 1)  # the rendezvous: a file, for one process
     dist.init_process_group(backend="gloo", store=store, rank=0, world_size=1)
     t = torch.tensor([float(rank + 1)])
@@ -65,6 +68,7 @@ with tempfile.TemporaryDirectory() as folder:  # one process on its own, as `pyt
     assert t.item() == rank + 1 and dist.get_world_size() == 1  # ✓ no-group-fix-single
     dist.destroy_process_group()
 assert not dist.is_initialized()  # ✓ no-group-destroyed
+os.environ.update(torchrun_vars)  # back as torchrun set them
 # --8<-- [end:no-group-fix-single]
 
 # --8<-- [start:no-group-fix]
@@ -157,6 +161,7 @@ print_rank0(dist.constants.default_pg_timeout)  # ✓ skipped-default
 #> 0:30:00
 doc = " ".join(dist.init_process_group.__doc__.split())
 assert "Default value is 10 minutes for NCCL and 30 minutes for other backends." in doc  # ✓ skipped-default-doc
+assert dist.constants.default_pg_nccl_timeout == timedelta(minutes=10)  # NCCL's own default ✓ skipped-default-doc
 monitored_doc = " ".join(dist.monitored_barrier.__doc__.split())
 assert "Note that this collective is only supported with the GLOO backend." in monitored_doc  # ✓ monitored-gloo-only
 assert dist.Backend.backend_capability["nccl"] == ["cuda"]  # NCCL serves CUDA tensors only ✓ nccl-cuda-only
@@ -199,6 +204,15 @@ try:
 except ValueError as err:
     print_rank0(str(err).split(": ")[-1])  # the next one it looks for ✓ env-rank-next
 #> environment variable WORLD_SIZE expected, but not set
+os.environ["WORLD_SIZE"] = launch_vars["WORLD_SIZE"]
+for name in ["MASTER_ADDR", "MASTER_PORT"]:  # then where to meet: rank 0's address and port
+    missing = "nothing"
+    try:
+        dist.init_process_group(backend="gloo")
+    except ValueError as err:
+        missing = str(err).split(": ")[-1]
+    assert missing == f"environment variable {name} expected, but not set"  # ✓ env-rank-where
+    os.environ[name] = launch_vars[name]
 os.environ.update(launch_vars)  # back as torchrun set them
 # --8<-- [end:env-rank]
 
@@ -360,8 +374,19 @@ assert set(raising) == {'raise RuntimeError("Distributed package doesn\'t have N
 c10d_lines = c10d_source.splitlines()
 guards = {c10d_lines[i - 1].strip() for i, line in enumerate(c10d_lines) if "NCCL built in" in line}
 assert guards == {"if not is_nccl_available():"}  # each raise sits right under that test ✓ no-nccl-source
+no_nccl = "no error"
+without_nccl = mock.patch.object(dist.distributed_c10d, "is_nccl_available", return_value=False)  # as such a build
+with tempfile.TemporaryDirectory() as folder, without_nccl:
+    try:
+        nccl_store = dist.FileStore(str(Path(folder) / "store"), 1)
+        dist.init_process_group(backend="nccl", store=nccl_store, rank=0, world_size=1)
+    except RuntimeError as err:
+        no_nccl = f"{type(err).__name__}: {err}"
+assert no_nccl == "RuntimeError: Distributed package doesn't have NCCL built in"  # ✓ no-nccl-init
+assert not dist.is_initialized()  # no group was made
 print_rank0(dist.is_nccl_available(), dist.is_gloo_available())  # this torch (Linux, CUDA): both ✓ no-nccl-available
 #> True True
+assert sys.platform == "linux" and torch.version.cuda is not None  # a Linux build with CUDA ✓ no-nccl-available
 # --8<-- [end:no-nccl]
 
 # --8<-- [start:no-nccl-fix]
