@@ -322,6 +322,9 @@ def test_what_the_pages_say_of_the_notes_as_a_whole_holds(seeds: dict[str, str])
         r"Tensor的操作\n",
         notes,
     )
+    # losses/multiclass.md: 「交叉熵」 is a section of the notes: a heading, a line of its
+    # own between blank lines like the notes' other headings, not just words in a sentence.
+    assert re.search(r"\n[ \t]*\n交叉熵[ \t]*\n[ \t]*\n", notes)
     # multiplication.md: 「乘法」 is one sentence naming three kinds, and no code.
     assert re.search(r"\n乘法[ \t]*\n包括乘标量[^\n]*mul[^\n]*mm[^\n]*\n\s*\nsize函数\n", notes)
     # tags.md: the notes' tags 【tag：timeit、conv1d、linear】 are tags of pages here.

@@ -77,7 +77,8 @@ for kwargs in [
     {"brightness": 100},  # however large
     {"contrast": 1.5},
     {"saturation": 3},
-    {"hue": 0.5},
+    {"hue": 0.5},  # hue: [-x, x], not around 1
+    {"hue": 0.2},
     {"brightness": (0.2, 3.0)},  # or the interval itself
     {"contrast": (0.2, 3.0)},
     {"saturation": (0.0, 5.0)},
@@ -94,6 +95,7 @@ for kwargs in [
     #> contrast=1.5 -> factor sampled from (0.0, 2.5)
     #> saturation=3 -> factor sampled from (0.0, 4.0)
     #> hue=0.5 -> factor sampled from (-0.5, 0.5)
+    #> hue=0.2 -> factor sampled from (-0.2, 0.2)
     #> brightness=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
     #> contrast=(0.2, 3.0) -> factor sampled from (0.2, 3.0)
     #> saturation=(0.0, 5.0) -> factor sampled from (0.0, 5.0)

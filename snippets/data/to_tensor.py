@@ -91,8 +91,11 @@ print(len(legacy), caught[0].message.args[0].split(".")[0])  # ✓ legacy-deprec
 int_image = Image.fromarray(np.array([[1000, 2]], dtype=np.int32))  # mode "I": 32-bit pixels
 print(int_image.mode, transforms.ToTensor()(int_image))  # not uint8: not divided by 255 ✓ int-unscaled
 #> I tensor([[[1000,    2]]], dtype=torch.int32)
-print(transforms.ToTensor()(np.full((1, 1, 1), 0.5)))  # a float array is not scaled either ✓ float-unscaled
-#> tensor([[[0.5000]]], dtype=torch.float64)
+for float_type in (np.float64, np.float32, np.float16):  # a float array, of any width, is not scaled either
+    print(transforms.ToTensor()(np.full((1, 1, 1), 0.5, float_type)))  # ✓ float-unscaled
+    #> tensor([[[0.5000]]], dtype=torch.float64)
+    #> tensor([[[0.5000]]])
+    #> tensor([[[0.5000]]], dtype=torch.float16)
 grey = img.convert("L")  # 8-bit input, PIL image or uint8 array: divided by 255
 print(transforms.ToTensor()(grey).max().item(), transforms.ToTensor()(np.full((1, 1, 1), 255, np.uint8)))  # ✓ byte-scaled
 #> 1.0 tensor([[[1.]]])

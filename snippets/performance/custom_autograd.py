@@ -145,6 +145,7 @@ for given in (torch.tensor(1.0), torch.tensor(0.0), 0.0):  # a one, a zero tenso
         refused.append(str(err).split(" at position")[0])
 print(len(refused), refused[0])  # the float factor's gradient must be None ✓ none-for-float
 #> 3 function FactorGradBackward returned a gradient different than None
+assert len(set(refused)) == 1  # the three refused with the same message ✓ none-for-float
 print(torch.func.grad(lambda t: Scale.apply(t, 3.0).sum())(x.detach()))  # torch.func works with this style ✓ func-grad
 #> tensor([3., 3., 3., 3., 3.], dtype=torch.float64)
 try:
