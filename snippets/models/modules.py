@@ -84,7 +84,8 @@ trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 bn_params = sum(p.numel() for m in layer_bn for p in m.parameters())
 print(trainable, bn_params, sum(p.numel() for p in model.parameters()))  # trainable + BN = all ✓ freeze-count
 #> 1466 32 1498
-model.train()  # as a training loop calls it: BN is back in train mode, its parameters stay frozen
+assert not any(m.training for m in layer_bn)  # eval() is in effect until then
+model.train()  # the next train() call: BN is back in train mode, its parameters stay frozen
 print(all(m.training for m in layer_bn), any(p.requires_grad for m in layer_bn for p in m.parameters()))  # ✓ train-undoes-eval
 #> True False
 # --8<-- [end:find-bn]

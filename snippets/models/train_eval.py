@@ -25,7 +25,7 @@ def make_data(n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.T
 g = torch.Generator().manual_seed(0)
 x_train, y_train = make_data(512, g)
 x_test, y_test = make_data(64, g)
-order = y_test.argsort(stable=True)  # a test set stored class by class, as many datasets are
+order = y_test.argsort(stable=True)  # a test set stored class by class
 x_test, y_test = x_test[order], y_test[order]
 assert torch.equal(y_test, y_test.sort().values)  # all of class 0 first, then all of class 1 ✓ class-by-class
 
@@ -43,12 +43,38 @@ bn, dropout = model[1], model[3]
 # --8<-- [start:flags]
 print(model.training, bn.training, dropout.training)  # a new module is in train mode ✓ default-train
 #> True True True
+
+
+def held(module: nn.Module) -> dict:
+    """What a module's __dict__ holds, its own dicts (parameters, buffers, submodules, hooks) opened one level."""
+    return {
+        (name, key): item
+        for name, value in vars(module).items()
+        for key, item in (value.items() if isinstance(value, dict) else [(None, value)])
+    }
+
+
+def rebound(modules: list[nn.Module], before: list[dict]) -> set[str]:
+    """The __dict__ names whose contents are no longer the same objects as in `before`, in any of `modules`."""
+    gone = object()
+    return {
+        name
+        for module, old in zip(modules, before, strict=True)
+        for name, key in old.keys() | held(module).keys()
+        if old.get((name, key), gone) is not held(module).get((name, key), gone)
+    }
+
+
+held_in_train = [held(m) for m in model.modules()]
 same = model.eval()  # sets .training = False on the model and every submodule ...
 print(same is model, [m.training for m in model.modules()])  # ... and returns the model itself ✓ eval-flags
 #> True [False, False, False, False, False, False]
+held_in_eval = [held(m) for m in model.modules()]
+assert rebound(list(model.modules()), held_in_train) == {"training"}  # eval() changes nothing else ✓ one-flag
 model.train()  # back: train(True)
 print(all(m.training for m in model.modules()))  # ✓ train-flags
 #> True
+assert rebound(list(model.modules()), held_in_eval) == {"training"}  # nor does train() ✓ one-flag
 print(model.train(False) is model, any(m.training for m in model.modules()))  # from train mode: the same as eval() ✓ train-false
 #> True False
 # --8<-- [end:flags]

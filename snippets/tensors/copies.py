@@ -112,7 +112,8 @@ deepcopy_refused = 0
 for computed in (leaf + 1, leaf[:1], leaf.clone(), leaf.view(1, 2)):  # an op's result, views, a clone: none a leaf
     try:
         copy.deepcopy(computed)
-    except RuntimeError:
+    except RuntimeError as refusal:
+        assert str(refusal).startswith("Only Tensors created explicitly by the user")  # the message shown above
         deepcopy_refused += 1
-assert deepcopy_refused == 4  # ✓ deepcopy-non-leaf
+assert deepcopy_refused == 4  # all four refused, each with that message ✓ deepcopy-non-leaf
 # --8<-- [end:deepcopy]

@@ -154,6 +154,8 @@ try:
 except RuntimeError as err:
     print(err)  # ✓ stack-error
     #> stack expects each tensor to be equal size, but got [64, 16, 56, 56] at entry 0 and [64, 3, 56, 56] at entry 1
+for mismatched in (b[:3], b[:, :, :3], b[:, :, :, :3]):  # stack: a mismatch in dim 0, 2 or 3 is refused too
+    assert str(outcome(torch.stack, [a, mismatched], 1)).startswith("RuntimeError: stack expects each tensor to be equal size"), mismatched.shape  # ✓ stack-every-dim
 # --8<-- [end:cat-stack]
 
 # --8<-- [start:split-chunk]
