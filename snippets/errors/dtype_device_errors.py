@@ -103,7 +103,7 @@ for input_dtype in (torch.float32, torch.float64):  # a target of any other dtyp
         assert refused == (target_dtype != input_dtype), (input_dtype, target_dtype)  # ✓ bce-exact
 print(raised(lambda: F.mse_loss(p, targets)), raised(lambda: F.l1_loss(p, targets)))  # ✓ mse-long
 #> no error no error
-assert F.mse_loss(p, targets).dtype == F.l1_loss(p, targets).dtype == torch.float32  # the input's dtype ✓ mse-float
+assert F.mse_loss(p, targets).dtype == F.l1_loss(p, targets).dtype == p.dtype == torch.float32  # the input's dtype ✓ mse-float
 
 
 def backward_through(loss_fn) -> None:
@@ -207,11 +207,12 @@ print(raised(lambda: F.softmax(token_ids, dim=-1)))  # ✓ not-implemented-softm
 # --8<-- [start:not-implemented-fix]
 probabilities = F.softmax(token_ids.float(), dim=-1)  # a float dtype the kernel has
 assert probabilities.dtype == torch.float32 and torch.allclose(probabilities.sum(), torch.tensor(1.0))  # ✓ not-implemented-fix
+assert raised(lambda: F.layer_norm(token_ids.float(), (3,))) == "no error"  # layer_norm too ✓ not-implemented-fix
 full = nn.Linear(3, 2)
 half = nn.Linear(3, 2).half()
 half.load_state_dict(full.state_dict())  # the same weights, rounded to float16
 x = torch.randn(4, 3)
-assert torch.allclose(half(x.half()).float(), full(x), atol=1e-2)  # float16 on the CPU: close to float32 ✓ half-fix-close
+assert torch.allclose(half(x.half()).float(), full(x), rtol=0, atol=1e-2)  # float16 on the CPU: close to float32 ✓ half-fix-close
 # --8<-- [end:not-implemented-fix]
 
 # --8<-- [start:to-numpy]

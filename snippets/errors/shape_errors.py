@@ -13,7 +13,7 @@ from torch.utils.data import DataLoader
 
 
 def error_of(fn, *args) -> str:
-    """What `fn(*args)` raises, as the last line of a traceback shows it."""
+    """What `fn(*args)` raises, written `Type: message` ("no error" when it returns)."""
     try:
         fn(*args)
     except Exception as err:
@@ -220,7 +220,10 @@ head = nn.Linear(20 * 8 * 8, 10)
 logits = head(feats.flatten(1))  # keep dim 0 (the samples), flatten the rest
 print(logits.shape, F.cross_entropy(logits, labels).shape)  # ✓ batch-fix
 #> torch.Size([6, 10]) torch.Size([])
-assert torch.equal(feats.flatten(1), feats.view(feats.size(0), -1))  # view(x.size(0), -1): the same rows ✓ batch-fix-view
+assert feats.is_contiguous() and torch.equal(feats.flatten(1), feats.view(feats.size(0), -1))  # view(x.size(0), -1): the same rows ✓ batch-fix-view
+feats_t = feats.transpose(2, 3)  # not contiguous: view refuses it, flatten(1) does not
+assert error_of(feats_t.view, feats_t.size(0), -1).startswith("RuntimeError: view size is not compatible")  # ✓ batch-fix-view-strided
+assert feats_t.flatten(1).shape == (6, 1280)  # ✓ batch-fix-view-strided
 print(error_of(nn.Linear(320, 10), feats.flatten(1)))  # a Linear sized wrongly: 1280 is the size to use ✓ batch-fix-mat1
 #> RuntimeError: addmm: mat1 and mat2 shapes cannot be multiplied (6x1280 and 320x10)
 # --8<-- [end:batch-size-fix]
@@ -264,8 +267,8 @@ assert error_of(F.binary_cross_entropy_with_logits, scores, flags) == error_of(n
 print(error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags))  # BCELoss words it otherwise ✓ bce-bceloss
 #> ValueError: Using a target size (torch.Size([8])) that is different to the input size (torch.Size([8, 1])) is deprecated. Please ensure they have the same size.
 assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags) == error_of(F.binary_cross_entropy, torch.sigmoid(scores), flags)  # the module too ✓ bce-bceloss-module
-mse_first_sentence = str(caught[0].message).split(". ")[0]  # "Using a target size (...) that is different to the input size (...)"
-assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags).startswith(f"ValueError: {mse_first_sentence} is deprecated.")  # ✓ bce-bceloss-wording
+mse_sentences = str(caught[0].message).split(". ")  # "Using a target size (...) that is different to the input size (...)", ..., "Please ensure ..."
+assert error_of(nn.BCELoss(), torch.sigmoid(scores), flags) == f"ValueError: {mse_sentences[0]} is deprecated. {mse_sentences[-1]}"  # ✓ bce-bceloss-wording
 # --8<-- [end:bce]
 
 # --8<-- [start:bce-fix]

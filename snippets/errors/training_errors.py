@@ -15,7 +15,7 @@ from torch.utils.checkpoint import checkpoint
 
 
 def raised(call) -> str:
-    """What `call()` raises, as the last line of a traceback shows it ("no error" when it returns)."""
+    """What `call()` raises, written `Type: message` ("no error" when it returns)."""
     try:
         call()
     except Exception as err:
@@ -152,11 +152,17 @@ assert len(list(as_attributes.parameters())) == 4  # ✓ empty-params-fix
 # --8<-- [end:empty-params-fix]
 
 # --8<-- [start:get-lr]
+StepLR = torch.optim.lr_scheduler.StepLR
 optimizer = torch.optim.SGD(nn.Linear(4, 1).parameters(), lr=0.1)
-scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
+scheduler = StepLR(optimizer, step_size=1, gamma=0.5)
 optimizer.step()
 scheduler.step()
-assert "self.get_lr()" in inspect.getsource(torch.optim.lr_scheduler.LRScheduler)  # the base class's step() calls it ✓ get-lr-step
+probe_opt = torch.optim.SGD(nn.Linear(4, 1).parameters(), lr=0.1)  # a second scheduler, to watch its step()
+probe = StepLR(probe_opt, step_size=1, gamma=0.5)
+probe_opt.step()
+with mock.patch.object(StepLR, "get_lr", autospec=True, side_effect=StepLR.get_lr) as spy:
+    assert warned(probe.step) == []  # step() calls get_lr() without a warning ✓ get-lr-step
+assert spy.call_count == 1  # once per step ✓ get-lr-step
 print(warned(scheduler.get_lr))  # ✓ get-lr-message
 #> ['UserWarning: To get the last learning rate computed by the scheduler, please use `get_last_lr()`.']
 with warnings.catch_warnings():
