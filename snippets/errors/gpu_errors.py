@@ -29,7 +29,7 @@ torch.manual_seed(0)
 
 
 def raised(call) -> str:
-    """What `call()` raises, as the last line of a traceback shows it ("no error" when it returns)."""
+    """What `call()` raises, written `Type: message` ("no error" when it returns)."""
     try:
         call()
     except Exception as err:

@@ -14,7 +14,7 @@ from torch import nn
 
 
 def raised(call) -> str:
-    """What `call()` raises, as the last line of a traceback shows it ("no error" when it returns)."""
+    """What `call()` raises, written `Type: message` ("no error" when it returns)."""
     try:
         call()
     except Exception as err:
