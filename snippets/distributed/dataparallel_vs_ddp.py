@@ -75,6 +75,8 @@ for phrase in [
     "In each forward, :attr:`module` is **replicated** on each device",
     "the update is done on the replicas which are destroyed after ``forward``",
     "any updates to the running module in ``forward`` will be lost",
+    "if :attr:`module` has a counter attribute that is incremented in each ``forward``, it will always stay at"
+    " the initial value",
     "the replica on ``device[0]`` will have its parameters and buffers sharing storage",
     "So **in-place** updates to the parameters or buffers on ``device[0]`` will be recorded",
     "gradients from each replica are summed into the original module",
@@ -191,15 +193,21 @@ def wrap(rank: int) -> list:
     model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))
     model[1].running_mean.fill_(rank)  # and a buffer that differs: 0.0 on rank 0, 1.0 on rank 1
     before = [round(model[0].weight[0, 0].item(), 4), model[1].running_mean[0].item()]
+    state_before = {k: v.tolist() for k, v in model.state_dict().items()}  # every parameter and buffer
     DDP(model)
     after = [round(model[0].weight[0, 0].item(), 4), model[1].running_mean[0].item()]
-    return [before, after]
+    return [before, after, state_before, {k: v.tolist() for k, v in model.state_dict().items()}]
 
 
-for rank, (before, after) in enumerate(run_ranks(wrap)):
+wrapped = run_ranks(wrap)
+for rank, (before, after, _, _) in enumerate(wrapped):
     print(f"rank {rank}: [weight, buffer] before DDP(model) {before}, after {after}")  # ✓ wrap-broadcast
     #> rank 0: [weight, buffer] before DDP(model) [-0.0037, 0.0], after [-0.0037, 0.0]
     #> rank 1: [weight, buffer] before DDP(model) [0.2576, 1.0], after [-0.0037, 0.0]
+(_, _, before0, after0), (_, _, before1, after1) = wrapped
+# every tensor of rank 1 is rank 0's after wrapping; those that differed before:
+print("differed before:", [k for k in before0 if before0[k] != before1[k]], "| after:", after1 == after0 == before0)  # ✓ wrap-all
+#> differed before: ['0.weight', '0.bias', '1.running_mean'] | after: True
 # --8<-- [end:ddp-wrap]
 
 
@@ -310,6 +318,9 @@ first_step_rule = (  # DDP's first-step cap without find_unused_parameters, as t
     "if static_graph is True or self.find_unused_parameters is False: bucket_size_limits = [sys.maxsize]",
 )
 assert any(rule in ddp_source for rule in first_step_rule)  # no cap: one bucket per dtype ✓ first-step-one-bucket
+assert inspect.signature(DDP).parameters["find_unused_parameters"].default is False  # ✓ find-unused-default
+# After the first step the buckets are re-formed in backward's order (a comment of the source):
+assert '"bucket rebuild" bucketizes parameters based on its real execution order in backward graph' in ddp_source  # ✓ rebuild-order
 print("bucket_cap_mb_list" in inspect.signature(DDP).parameters)  # a parameter of newer releases ✓ bucket-cap-list
 #> True
 assert dist._DEFAULT_FIRST_BUCKET_BYTES == 1024 * 1024  # private: the first bucket's cap, bucket_cap_mb unset ✓ first-bucket-cap
@@ -351,7 +362,25 @@ def step(rank: int) -> dict:
         optimizer.step()
         n3 = collectives()
         counts.append([n1 - n0, n2 - n1, n3 - n2])
-    return {"counts": counts, "rebuilt": rebuilt, "params": [p.tolist() for p in model.parameters()]}
+    # The same 3 steps with rank 1's parameters moved by +1 after wrapping: never sent again,
+    # the ranks stay 1 apart (both apply the same averaged gradient).
+    torch.manual_seed(0)
+    moved = DDP(small_model())
+    moved_optimizer = torch.optim.SGD(moved.parameters(), lr=0.1)
+    with torch.no_grad():
+        for p in moved.parameters():
+            p.add_(rank)
+    for i in range(3):
+        x = torch.randn(8, 4, generator=torch.Generator().manual_seed(10 * rank + i))
+        moved(x).pow(2).mean().backward()
+        moved_optimizer.step()
+        moved_optimizer.zero_grad()
+    return {
+        "counts": counts,
+        "rebuilt": rebuilt,
+        "params": [p.tolist() for p in model.parameters()],
+        "moved": [p.tolist() for p in moved.parameters()],
+    }
 
 
 r0, r1 = run_ranks(step)
@@ -361,6 +390,10 @@ print("buckets re-formed yet, after the forward of step 1, 2, 3:", r0["rebuilt"]
 #> buckets re-formed yet, after the forward of step 1, 2, 3: [False, True, True]
 print("parameters identical on both ranks after 3 steps:", r0["params"] == r1["params"])  # ✓ step-params
 #> parameters identical on both ranks after 3 steps: True
+print("rank 1's parameters moved by +1 after wrapping, 3 steps later still 1 apart:",
+      all(torch.allclose(torch.tensor(p1) - torch.tensor(p0), torch.ones(torch.tensor(p0).shape))
+          for p0, p1 in zip(r0["moved"], r1["moved"], strict=True)))  # ✓ never-sent
+#> rank 1's parameters moved by +1 after wrapping, 3 steps later still 1 apart: True
 # --8<-- [end:ddp-step]
 
 # --8<-- [start:ddp-buffers]
@@ -386,17 +419,21 @@ def buffers(rank: int) -> list:
         ddp(torch.randn(4, 4))
         in_forward = model[1].running_mean[0].item()
         warned = [w.category.__name__ for w in caught]
-        rows.append([str(kwargs or "defaults"), at_init, in_forward, warned])
+        messages = [str(w.message) for w in caught]
+        rows.append([str(kwargs or "defaults"), at_init, in_forward, warned, messages])
     return rows
 
 
 print(f"{'rank 1, DDP(model, ...)':32} {'buffer after DDP()':>18} {'after a forward':>16}")
 #> rank 1, DDP(model, ...)          buffer after DDP()  after a forward
-for name, at_init, in_forward, warned in run_ranks(buffers)[1]:
+rank1_rows = run_ranks(buffers)[1]
+for name, at_init, in_forward, warned, _ in rank1_rows:
     print(f"{name:32} {at_init:18} {in_forward:16}" + (f"  {warned}" if warned else ""))  # ✓ buffer-table
     #> defaults                                        0.0              0.0
     #> {'forward_sync_buffers': False}                 0.0              1.0
     #> {'broadcast_buffers': False}                    1.0              1.0  ['FutureWarning']
+print(rank1_rows[-1][4][0].split(" IMPORTANT")[0])  # the warning of broadcast_buffers=False ✓ deprecated-for
+#> `broadcast_buffers` is deprecated. Use `forward_sync_buffers` instead.
 # --8<-- [end:ddp-buffers]
 
 # --8<-- [start:windows]
