@@ -163,8 +163,9 @@ print(train(fixed, tail))  # all 3 tail batches, the last one with 2 samples ✓
 #> 3
 for n in range(1, 33):  # any batch size works, also at evaluation time
     assert fixed(torch.randn(n, 3, 8, 8, generator=g)).shape == (n, NUM_CLASSES)  # ✓ any-size
-pooled = torch.randn(7, NUM_CLASSES, 1, 1, generator=g)
-assert torch.equal(pooled.view(pooled.size(0), -1), pooled.flatten(1))  # the same rows ✓ same-flatten
+for n in range(1, 33):  # batch sizes 1 to 32: both flatten the pooled scores to the same rows
+    pooled = torch.randn(n, NUM_CLASSES, 1, 1, generator=g)
+    assert torch.equal(pooled.view(pooled.size(0), -1), pooled.flatten(1))  # ✓ same-flatten
 # --8<-- [end:fix]
 
 # --8<-- [start:batchnorm-one]

@@ -120,8 +120,12 @@ random_transforms = [  # v2's random geometric transforms, then its random colou
     v2.RandomSolarize(128), v2.RandomAdjustSharpness(2), v2.RandomAutocontrast(), v2.RandomEqualize(),
 ]
 for random_transform in random_transforms:
+    results = []
     for _ in range(5):  # two copies of the image come out equal: one draw for both
-        assert torch.equal(*random_transform(patch, patch.clone()))  # ✓ one-draw-all
+        result_1, result_2 = random_transform(patch, patch.clone())
+        assert torch.equal(result_1, result_2)  # ✓ one-draw-all
+        results.append(result_1)
+    assert any(r.shape != results[0].shape or not torch.equal(r, results[0]) for r in results)  # five draws ✓ one-draw-all
 print(len(random_transforms))  # ✓ one-draw-all
 #> 23
 float_patch = v2.ToDtype(torch.float32, scale=True)(patch)
@@ -143,6 +147,9 @@ for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.Aug
             #> TrivialAugmentWide Auto augment transformations are only properly defined for a single image or video, but found 2.
             #> AugMix Inputs of type Mask are not supported by AugMix()
             #> AugMix Auto augment transformations are only properly defined for a single image or video, but found 2.
+video = tv_tensors.Video(torch.stack([patch, patch.flip(-1)]))  # two frames
+for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.AugMix()):
+    assert type(auto(patch)) is tv_tensors.Image and type(auto(video)) is tv_tensors.Video  # each alone ✓ auto-single
 box_patch = tv_tensors.BoundingBoxes([[4, 4, 20, 20]], format="XYXY", canvas_size=(32, 32))
 for auto in (v2.AutoAugment(), v2.RandAugment(), v2.TrivialAugmentWide(), v2.AugMix()):
     refusal = "no error"

@@ -12,6 +12,7 @@ import inspect
 import multiprocessing
 import os
 import random
+import re
 import time
 import warnings
 
@@ -75,8 +76,10 @@ before = COUNTER
 lazy = iter(DataLoader(WhoLoadsMe(), batch_size=None, num_workers=0))
 started = COUNTER - before  # the iterator exists, nothing is loaded yet
 next(lazy)
-print(started, COUNTER - before)  # loaded when the loop asks for it, one sample ✓ on-demand
-#> 0 1
+after_one = COUNTER - before
+next(lazy)
+print(started, after_one, COUNTER - before)  # loaded when the loop asks for it, one sample per next ✓ on-demand
+#> 0 1 2
 COUNTER = before  # undo, so that the counts below stay as they were
 # --8<-- [end:main-process]
 
@@ -118,6 +121,16 @@ with warnings.catch_warnings(record=True) as at_cpus:
     warnings.simplefilter("always")
     DataLoader(WhoLoadsMe(), num_workers=cpus)  # as many workers as CPUs
 assert not at_cpus  # no warning: only more workers than CPUs warn ✓ at-cpus-quiet
+all_cpus = os.sched_getaffinity(0)
+try:
+    os.sched_setaffinity(0, {min(all_cpus)})  # for a moment, this process may use one CPU
+    with warnings.catch_warnings(record=True) as one_cpu:
+        warnings.simplefilter("always")
+        DataLoader(WhoLoadsMe(), num_workers=2)
+finally:
+    os.sched_setaffinity(0, all_cpus)  # all of them again
+print(re.search(r"current system is (\d+),", str(one_cpu[0].message)).group(1))  # the suggested maximum ✓ may-use
+#> 1
 with warnings.catch_warnings(record=True) as twenty:
     warnings.simplefilter("always")
     DataLoader(WhoLoadsMe(), num_workers=20)  # the notes' value

@@ -44,8 +44,10 @@ print(torch.equal(in_main, from_worker))  # ✓ same-batch
 print(DataLoader(Numbers(), batch_size=4, num_workers=2).prefetch_factor)  # batches each worker loads ahead ✓ prefetch
 #> 2
 dataloader_source = Path(torch.utils.data.dataloader.__file__).read_text(encoding="utf-8")
-print("self._prefetch_factor * self._num_workers" in dataloader_source)  # the batches asked for at the start ✓ in-flight
-#> True
+started = iter(DataLoader(Numbers(), batch_size=1, num_workers=2))  # 8 batches of one sample
+print(started._tasks_outstanding)  # batches asked for as the workers start: 2 workers x 2 ahead ✓ in-flight
+#> 4
+del started  # stops its workers
 batch_bytes = 64 * 3 * 224 * 224 * 4  # a batch of 64 float32 images, 3 x 224 x 224
 print(round(2 * 2 * batch_bytes / 2**20))  # MiB in shared memory for 2 workers x 2 batches ahead ✓ estimate
 #> 147
@@ -90,6 +92,17 @@ try:
         del tensors
 finally:
     torch.multiprocessing.set_sharing_strategy(default)  # a process-wide setting: put it back
+early = DataLoader(ManyTensors(), batch_size=None, num_workers=1, persistent_workers=True)
+list(early)  # its worker starts now, with the default strategy, and stays
+try:
+    torch.multiprocessing.set_sharing_strategy("file_system")  # too late for that worker
+    [(late_pid, late_tensors)] = list(early)
+    print(torch.multiprocessing.get_sharing_strategy(), shared_memory_files(late_pid))  # ✓ too-late
+    #> file_system 50
+    del late_tensors
+finally:
+    torch.multiprocessing.set_sharing_strategy(default)
+    del early  # stops its worker
 # --8<-- [end:strategies]
 
 
