@@ -44,10 +44,14 @@ def save_as_if_on(device: str, state: dict, path: Path) -> None:
 
 save_as_if_on("cuda:0", model.state_dict(), tmp / "gpu0.pt")
 save_as_if_on("cuda:1", model.state_dict(), tmp / "gpu1.pt")
-tags = []
-torch.load(tmp / "gpu1.pt", map_location=lambda storage, loc: tags.append((loc, storage.device.type)) or storage, weights_only=True)
-print(sorted(set(tags)))  # the saved location, and the storage as read: on the CPU ✓ tagged
-#> [('cuda:1', 'cpu')]
+torch.save(model.state_dict(), tmp / "plain.pt")  # saved afterwards: the tagger is gone
+for saved in ["gpu0.pt", "gpu1.pt", "plain.pt"]:
+    tags = []
+    torch.load(tmp / saved, map_location=lambda storage, loc, tags=tags: tags.append((loc, storage.device.type)) or storage, weights_only=True)
+    print(saved, sorted(set(tags)))  # the saved location, and the storage as read: on the CPU ✓ tagged
+    #> gpu0.pt [('cuda:0', 'cpu')]
+    #> gpu1.pt [('cuda:1', 'cpu')]
+    #> plain.pt [('cpu', 'cpu')]
 # --8<-- [end:gpu-files]
 
 # --8<-- [start:map-location]
@@ -65,6 +69,13 @@ for name, map_location in forms.items():
     #> torch.device("cpu")            ['cpu'] True
     #> {"cuda:1": "cpu"}              ['cpu'] True
     #> lambda storage, loc: storage   ['cpu'] True
+for saved in ["gpu0.pt", "gpu1.pt"]:  # a string or a torch.device: whichever location was saved
+    for map_location in ["cpu", torch.device("cpu")]:
+        state = torch.load(tmp / saved, map_location=map_location, weights_only=True)
+        assert {t.device for t in state.values()} == {torch.device("cpu")}, (saved, map_location)  # ✓ any-location
+torch.save({"on_meta": torch.empty(2, device="meta")}, tmp / "meta.pt")
+print(torch.load(tmp / "meta.pt", map_location="cpu", weights_only=True)["on_meta"].device)  # a meta tensor stays ✓ meta-stays
+#> meta
 # --8<-- [end:map-location]
 
 # --8<-- [start:no-cuda]
@@ -107,9 +118,10 @@ source = Path(torch.serialization.__file__).read_text(encoding="utf-8")
 print(  # the two messages torch.load can give, in the installed torch's source ✓ both-messages
     "is_available() is False" in source,
     "Attempting to deserialize object on {backend_name.upper()} device" in source,
+    "{device_index} but torch.{backend_name}.device_count() is {device_count}" in source,
     "Please use torch.load with map_location to map your storages" in source,
 )
-#> True True True
+#> True True True True
 # --8<-- [end:no-cuda]
 
 # --8<-- [start:into-model]
@@ -144,8 +156,8 @@ if torch.cuda.is_available():  # requires: cuda
     assert on_gpu[0].weight.is_cuda and torch.equal(on_gpu[0].weight.cpu(), state["0.weight"])  # ✓ copy-gpu
 
 target.load_state_dict(state, assign=True)  # assign=True: take the checkpoint's tensors instead
-print(target[0].weight.dtype)  # ✓ assign
-#> torch.float32
+print(target[0].weight.dtype, target[0].weight.data_ptr() == state["0.weight"].data_ptr())  # its dtype, its memory ✓ assign
+#> torch.float32 True
 skeleton = nn.Linear(4, 8, device="meta")  # a model with no memory yet
 skeleton.load_state_dict({"weight": state["0.weight"], "bias": state["0.bias"]}, assign=True)
 print(skeleton.weight.device)  # assign=True gives it the checkpoint's tensors, on their device ✓ assign-meta
@@ -153,20 +165,24 @@ print(skeleton.weight.device)  # assign=True gives it the checkpoint's tensors, 
 # --8<-- [end:into-model]
 
 # --8<-- [start:prefixes]
-dp_state = nn.DataParallel(model).state_dict()  # nn.DataParallel, as saved in many repositories
+dp = nn.DataParallel(model)  # nn.DataParallel, as saved in many repositories
+dp_state = dp.state_dict()
 
 store = dist.FileStore(str(tmp / "store"), 1)
 dist.init_process_group("gloo", store=store, rank=0, world_size=1)  # DDP needs a group: one process
 assert (dist.get_backend(), dist.get_world_size()) == ("gloo", 1)  # ✓ one-process-group
 try:
-    ddp_state = DistributedDataParallel(model).state_dict()
+    ddp = DistributedDataParallel(model)
+    ddp_state = ddp.state_dict()
 finally:
     dist.destroy_process_group()
 
-compiled_state = torch.compile(model).state_dict()  # no compilation happens before the first call
+compiled = torch.compile(model)
+compiled_state = compiled.state_dict()  # state_dict() compiles nothing
 compiles = []
 torch.compile(model, backend=lambda graph, inputs: compiles.append(graph) or graph.forward).state_dict()
-assert compiles == []  # the backend was never asked: nothing compiled before a call ✓ compile-lazy
+assert compiles == []  # the backend was never asked for the state_dict ✓ compile-lazy
+assert dp.module is model and ddp.module is model and compiled._orig_mod is model  # the model itself ✓ wrapped-attribute
 
 for name, state in [("DataParallel", dp_state), ("DDP", ddp_state), ("torch.compile", compiled_state)]:
     firsts = {key.split(".")[0] for key in state}  # the first part of every key
@@ -196,11 +212,11 @@ assert list(wrapped.module.state_dict()) == list(model.state_dict())  # saved fr
 
 # --8<-- [start:strict-false]
 fresh = make_model()
-before = fresh[0].weight.clone()
+before = {k: v.clone() for k, v in fresh.state_dict().items()}
 result = fresh.load_state_dict(nn.DataParallel(model).state_dict(), strict=False)  # the prefix left in
 print(len(result.missing_keys), len(result.unexpected_keys))  # every key missed, every key unexpected ✓ strict-false-all
 #> 4 4
-print(torch.equal(fresh[0].weight, before))  # no error, and nothing was loaded ✓ strict-false-nothing
+print(all(torch.equal(fresh.state_dict()[k], v) for k, v in before.items()))  # no error, and nothing was loaded ✓ strict-false-nothing
 #> True
 three_classes = dict(model.state_dict(), **{"2.weight": torch.zeros(3, 8), "2.bias": torch.zeros(3)})
 try:

@@ -66,7 +66,7 @@ print([name for name, p in resnet.named_parameters() if p.requires_grad])  # ✓
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    models.resnet18(pretrained=False)  # the pre-0.13 argument still works, with two warnings
+    models.resnet18(pretrained=False)  # the pre-0.13 argument is still accepted, with two warnings
 for warning in caught:
     print(warning.category.__name__, str(warning.message)[:70])  # ✓ pretrained-warning
     #> UserWarning The parameter 'pretrained' is deprecated since 0.13 and may be removed
@@ -179,6 +179,7 @@ print(stem.weight.grad is not None, frozen.backbone[0].weight.grad)  # ... gets 
 ddp_parameters = inspect.signature(nn.parallel.DistributedDataParallel).parameters
 assert ddp_parameters["find_unused_parameters"].default is False  # DDP's default ✓ ddp-default
 dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)  # DDP needs a group: one process
+assert (dist.get_backend(), dist.get_world_size()) == ("gloo", 1)  # ✓ one-process-group
 try:
     for frozen_too, find_unused in [(False, False), (True, False), (False, True)]:
         net = NoGradBackbone()
@@ -204,14 +205,14 @@ finally:
 model = copy.deepcopy(pretrained)
 optimizer = torch.optim.SGD(
     [
-        {"params": model.backbone.parameters(), "lr": 0.001},  # a small learning rate for the pretrained part
-        {"params": model.head.parameters()},  # the default below for the new head
+        {"params": model.backbone.parameters(), "lr": 0.001, "momentum": 0.9},  # options of its own
+        {"params": model.head.parameters()},  # lr: the one below; momentum: SGD's default, 0
     ],
     lr=0.01,
 )
 scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.1)
-print([group["lr"] for group in optimizer.param_groups])  # ✓ group-lrs
-#> [0.001, 0.01]
+print([(group["lr"], group["momentum"]) for group in optimizer.param_groups])  # ✓ group-lrs
+#> [(0.001, 0.9), (0.01, 0)]
 conv_before, head_before = model.backbone[0].weight.clone(), model.head.weight.clone()
 optimizer.zero_grad()
 F.cross_entropy(model(x), y).backward()
@@ -247,6 +248,9 @@ bn = model.backbone[1]
 print(bn.weight.requires_grad, bn.bias.requires_grad, torch.equal(bn.running_mean, pretrained.backbone[1].running_mean))  # ✓ bn-frozen-moves
 #> False False False
 assert {name for name, _ in bn.named_buffers()} >= {"running_mean", "running_var"}  # statistics: buffers ✓ bn-frozen-moves
+after_one = bn.running_mean.clone()
+model(x)
+assert not torch.equal(bn.running_mean, after_one)  # and every forward pass moves them again ✓ bn-frozen-moves
 
 
 class FineTuner(Net):
@@ -301,11 +305,14 @@ print(len(frozen_sync), isinstance(frozen_sync[0], nn.BatchNorm2d), any(m.traini
 
 generator = torch.Generator().manual_seed(0)  # its own random numbers: the page's other ones stay as they are
 feature = torch.randn(1024, generator=generator)  # one channel, 1024 samples, true mean 0
+spread = {}
 for batch_size in (2, 64):
     means = feature.view(-1, batch_size).mean(dim=1)  # the mean BatchNorm uses, batch by batch
-    print(batch_size, round(means.std().item(), 2))  # how far it strays from batch to batch ✓ bn-small-batch
+    spread[batch_size] = means.std().item()
+    print(batch_size, round(spread[batch_size], 2))  # how far it strays from batch to batch ✓ bn-small-batch
     #> 2 0.72
     #> 64 0.13
+assert spread[2] > 5 * spread[64]  # more than five times as far ✓ bn-small-batch
 # --8<-- [end:freeze-bn-everywhere]
 
 # --8<-- [start:partial]

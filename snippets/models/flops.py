@@ -122,7 +122,7 @@ with torch.device("meta"):  # shapes only: nothing is allocated or computed, no 
         resnet(torch.empty(1, 3, 224, 224))
 print(f"{resnet_count.get_total_flops() / 1e9:.3f} GFLOPs counted, {resnet_count.get_total_flops() / 2e9:.3f} G multiply-adds")  # ✓ resnet-count
 #> 8.178 GFLOPs counted, 4.089 G multiply-adds
-print(torchvision.models.ResNet50_Weights.IMAGENET1K_V1.meta["_ops"])  # torchvision's "GFLOPS" column ✓ torchvision-ops
+print(torchvision.models.ResNet50_Weights.IMAGENET1K_V1.meta["_ops"])  # torchvision's own figure ✓ torchvision-ops
 #> 4.089
 # --8<-- [end:resnet50]
 
