@@ -66,11 +66,13 @@ def rebound(modules: list[nn.Module], before: list[dict]) -> set[str]:
 
 
 held_in_train = [held(m) for m in model.modules()]
+values_in_train = {name: value.clone() for name, value in model.state_dict().items()}
 same = model.eval()  # sets .training = False on the model and every submodule ...
 print(same is model, [m.training for m in model.modules()])  # ... and returns the model itself ✓ eval-flags
 #> True [False, False, False, False, False, False]
 held_in_eval = [held(m) for m in model.modules()]
 assert rebound(list(model.modules()), held_in_train) == {"training"}  # eval() changes nothing else ✓ one-flag
+assert all(torch.equal(model.state_dict()[name], value) for name, value in values_in_train.items())  # nor a value in place ✓ one-flag
 model.train()  # back: train(True)
 print(all(m.training for m in model.modules()))  # ✓ train-flags
 #> True
