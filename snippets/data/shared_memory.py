@@ -103,6 +103,7 @@ try:
 finally:
     torch.multiprocessing.set_sharing_strategy(default)
     del early  # stops its worker
+assert torch.multiprocessing.get_sharing_strategy() == default == "file_descriptor"  # the default is back ✓ default-back
 # --8<-- [end:strategies]
 
 

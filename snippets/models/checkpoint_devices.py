@@ -162,6 +162,7 @@ skeleton = nn.Linear(4, 8, device="meta")  # a model with no memory yet
 skeleton.load_state_dict({"weight": state["0.weight"], "bias": state["0.bias"]}, assign=True)
 print(skeleton.weight.device)  # assign=True gives it the checkpoint's tensors, on their device ✓ assign-meta
 #> cpu
+assert skeleton.weight.data_ptr() == state["0.weight"].data_ptr()  # the checkpoint's own tensor ✓ assign-meta
 # --8<-- [end:into-model]
 
 # --8<-- [start:prefixes]
