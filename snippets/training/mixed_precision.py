@@ -128,6 +128,7 @@ loss.backward()
 assert all(torch.equal(g, p.grad) for g, p in zip(grads, model.parameters(), strict=True))  # ✓ backward-same-fp16
 autocast_doc = " ".join(inspect.getdoc(torch.autocast).split())
 assert "Backward ops run in the same type that autocast used for corresponding forward ops." in autocast_doc  # ✓ backward-rule
+assert "should wrap only the forward pass(es) of your network, including the loss computation(s)." in autocast_doc  # ✓ forward-only
 # --8<-- [end:training-step]
 
 # --8<-- [start:range]

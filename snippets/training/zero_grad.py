@@ -86,6 +86,8 @@ for name, make in optimizers.items():
     else:
         assert moved == [False, True]  # momentum, weight decay, Adam: it moves ✓ zero-moves
 assert all(p.grad is None for make in optimizers.values() for p in two_steps(make, True)[0]["b"].parameters())  # weight's and bias's .grad stay None ✓ none-kept
+plain_runs = [two_steps(optimizers["SGD"], set_to_none)[0] for set_to_none in (True, False)]
+assert all(torch.equal(p, q) for p, q in zip(*(run.parameters() for run in plain_runs), strict=True))  # plain SGD: one run ✓ plain-sgd-same
 
 
 def sgd(params):
@@ -100,7 +102,10 @@ print(m_none["b"].weight.grad, m_zero["b"].weight.grad)  # ✓ grads-after
 w1 = m_none["b"].weight.detach()  # head b after step 1 (step 2 left it alone)
 buf1 = opt_none.state[m_none["b"].weight]["momentum_buffer"]  # its momentum after step 1
 buf2 = 0.9 * buf1 + 0.01 * (0 + w1)  # momentum * buffer + (gradient + weight_decay * w)
-assert torch.allclose(m_zero["b"].weight, w1 - 0.1 * buf2)  # ✓ sgd-formula
+assert torch.equal(m_zero["b"].weight, w1 - 0.1 * buf2)  # ✓ sgd-formula
+b1 = m_none["b"].bias.detach()
+bias_buf2 = 0.9 * opt_none.state[m_none["b"].bias]["momentum_buffer"] + 0.01 * (0 + b1)
+assert torch.equal(m_zero["b"].bias, b1 - 0.1 * bias_buf2)  # the bias too ✓ sgd-formula
 print(m_zero["b"].weight.detach() - w1)
 #> tensor([[-0.1339, -0.0894]])
 
