@@ -2,7 +2,7 @@
 
 Page: docs/distributed/ddp_train.md
 Run: torchrun --nproc_per_node=2 snippets/distributed/ddp_train.py
-(CPU and gloo by default; with NOTES_DEVICE=cuda: NCCL, one GPU per rank.)
+(gloo on CPU; NCCL, one GPU per rank, with NOTES_DEVICE=cuda or, NOTES_DEVICE unset, a GPU for every rank.)
 """
 # launch: torchrun --nproc_per_node=2
 # timeout: 120
@@ -94,9 +94,11 @@ def gather_objects(obj: object) -> list:
 
 
 def gather_tensor(t: torch.Tensor) -> list[torch.Tensor]:
-    tensors = [torch.empty_like(t) for _ in range(world_size)]
-    dist.all_gather(tensors, t.contiguous())
-    return tensors
+    """Every rank's `t`, in rank order, on `t`'s device (sent from this rank's: NCCL takes CUDA tensors only)."""
+    sent = t.to(device).contiguous()
+    tensors = [torch.empty_like(sent) for _ in range(world_size)]
+    dist.all_gather(tensors, sent)
+    return [gathered.to(t.device) for gathered in tensors]
 
 
 def flat_parameters(module: nn.Module) -> torch.Tensor:
@@ -204,7 +206,7 @@ def reduce_loss(tensor, world_size):  # the helper from the original notes
         tensor /= world_size
 
 
-probe = torch.ones(1, requires_grad=True) * 2  # like a loss: part of an autograd graph
+probe = torch.ones(1, device=device, requires_grad=True) * 2  # like a loss: part of an autograd graph
 reduce_loss(probe, world_size)
 assert probe.grad_fn.name() == "MulBackward0"  # the division was not recorded ✓ no-grad-division
 # --8<-- [end:reduce-loss]

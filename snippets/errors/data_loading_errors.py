@@ -176,6 +176,9 @@ if __name__ == "__main__":
     #> torch.Size([2, 3, 24, 32]) torch.float32 [0.1569, 0.3922, 0.7843]
     assert torch.allclose(batch[1, :, 0, 0] * 255, torch.tensor([40.0, 100.0, 200.0]))  # bytes / 255 ✓ pil-fix-scale
     assert torch.allclose(batch[1], transforms.ToTensor()(raw[1]))  # what v1's ToTensor gives ✓ pil-fix-totensor
+    every_byte = Image.fromarray(np.arange(256, dtype=np.uint8).reshape(16, 16))
+    new, old = to_tensor(every_byte), transforms.ToTensor()(every_byte)  # all 256 byte values
+    assert (new != old).any() and (new - old).abs().max() <= torch.finfo(torch.float32).eps  # the last bit ✓ pil-fix-last-bit
     as_bytes = next(iter(DataLoader(Photos(sizes=[(32, 24)] * 2, transform=v2.PILToTensor()), batch_size=2)))
     print(as_bytes.dtype, as_bytes[1, :, 0, 0].tolist())  # PILToTensor: the bytes, unscaled ✓ pil-fix-bytes
     #> torch.uint8 [40, 100, 200]
@@ -601,7 +604,8 @@ if __name__ == "__main__":
     assert once.shape == (1, 28, 28) and once.dtype == torch.float32  # ✓ to-tensor-fix
     assert torch.equal(transforms.ToTensor()(np.array(gray)), once)  # an H×W uint8 array converts the same ✓ to-tensor-array
     either = v2.Compose([v2.ToImage(), v2.ToDtype(torch.float32, scale=True)])  # v2 takes a PIL image or a tensor
-    assert torch.equal(either(gray), once) and torch.equal(either(v2.PILToTensor()(gray)), once)  # ✓ to-tensor-fix-v2
+    assert torch.equal(either(gray), either(v2.PILToTensor()(gray)))  # the same from a PIL image or a tensor ✓ to-tensor-fix-v2
+    assert torch.allclose(either(gray), once)  # and ToTensor's values (to the last bit: see above) ✓ to-tensor-fix-v2
 # --8<-- [end:to-tensor-twice-fix]
 
 # --8<-- [start:normalize]

@@ -116,4 +116,6 @@ for computed in (leaf + 1, leaf[:1], leaf.clone(), leaf.view(1, 2)):  # an op's 
         assert str(refusal).startswith("Only Tensors created explicitly by the user")  # the message shown above
         deepcopy_refused += 1
 assert deepcopy_refused == 4  # all four refused, each with that message ✓ deepcopy-non-leaf
+fixed = copy.deepcopy((leaf * 2).detach())  # the fix: detach first (a new leaf, without grad)
+assert torch.equal(fixed, leaf * 2) and fixed.is_leaf and not fixed.requires_grad  # ✓ deepcopy-fix
 # --8<-- [end:deepcopy]
