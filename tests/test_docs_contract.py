@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -528,3 +529,33 @@ def test_the_boxes_have_the_colours_the_home_page_names() -> None:
     )
     for kind, box in (("correction", correction), ("caveat", caveat)):
         assert box.get("border-style", "solid") != "dashed", f"the {kind} box is dashed too"
+
+
+def _copies_of_the_notes() -> list[tuple[str, str, str]]:
+    """(snippet, name, text) for every module-level `NOTES_* = "..."` string in the snippets."""
+    copies = []
+    for path in sorted((REPO_ROOT / "snippets").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if names and names[0].startswith("NOTES_") and isinstance(node.value.value, str):
+                    copies.append((_rel(path), names[0], node.value.value))
+    return copies
+
+
+COPIES_OF_THE_NOTES = _copies_of_the_notes()
+
+
+def test_the_snippets_keep_copies_of_the_notes() -> None:
+    # argparse_pitfalls' error, ddp_train's train(), pycharm's console line: the checks
+    # below must have something to check.
+    assert len(COPIES_OF_THE_NOTES) >= 3, COPIES_OF_THE_NOTES
+
+
+@pytest.mark.parametrize("snippet, name, text", COPIES_OF_THE_NOTES, ids=lambda v: str(v)[:40])
+def test_a_snippets_copy_of_the_notes_is_in_the_notes(
+    snippet: str, name: str, text: str, seeds: dict[str, str]
+) -> None:
+    # A snippet that runs "the notes' code" or compares with "the notes' error" keeps the
+    # notes' text in a constant; the pages call it verbatim, so it must be the notes' own.
+    assert boxes.quote_in_seeds(text, seeds), f"{snippet}: {name} does not occur in the notes"
