@@ -49,6 +49,10 @@ assert torch.equal(F.ctc_loss(unread, targets, torch.tensor([5, 3]), target_leng
                    F.ctc_loss(log_probs, targets, torch.tensor([5, 3]), target_lengths, reduction="none"))  # ✓ input-lengths-each
 # (with a length of 4, step 3 is read: its NaN reaches the loss)
 assert F.ctc_loss(unread, targets, four, target_lengths, reduction="none")[1].isnan()  # ✓ input-lengths-read
+for step in range(3):  # so is each of the 3 steps given: a NaN step there, NaN loss
+    nan_step = log_probs.clone()
+    nan_step[step, 1] = float("nan")
+    assert F.ctc_loss(nan_step, targets, torch.tensor([5, 3]), target_lengths, reduction="none")[1].isnan()  # ✓ input-lengths-read
 # "mean" divides each loss by its target length, then averages over the batch
 print(ctc(log_probs, targets, input_lengths, target_lengths), per_sample.mean())  # ✓ mean
 #> tensor(1.8511) tensor(4.4631)

@@ -77,6 +77,7 @@ model.train()  # back: train(True)
 print(all(m.training for m in model.modules()))  # ✓ train-flags
 #> True
 assert rebound(list(model.modules()), held_in_eval) == {"training"}  # nor does train() ✓ one-flag
+assert all(torch.equal(model.state_dict()[name], value) for name, value in values_in_train.items())  # ✓ one-flag
 print(model.train(False) is model, any(m.training for m in model.modules()))  # from train mode: the same as eval() ✓ train-false
 #> True False
 # --8<-- [end:flags]
