@@ -557,5 +557,7 @@ def test_a_snippets_copy_of_the_notes_is_in_the_notes(
     snippet: str, name: str, text: str, seeds: dict[str, str]
 ) -> None:
     # A snippet that runs "the notes' code" or compares with "the notes' error" keeps the
-    # notes' text in a constant; the pages call it verbatim, so it must be the notes' own.
-    assert boxes.quote_in_seeds(text, seeds), f"{snippet}: {name} does not occur in the notes"
+    # notes' text in a constant; the pages call it verbatim, so it must be the notes' own,
+    # character for character (indentation is code; `...` is not a wildcard here).
+    notes = [p.read_text(encoding="utf-8").replace("\r\n", "\n") for p in boxes.SEEDS_DIR.glob("*")]
+    assert any(text in raw for raw in notes), f"{snippet}: {name} does not occur in the notes"

@@ -69,7 +69,7 @@ for name, map_location in forms.items():
     #> torch.device("cpu")            ['cpu'] True
     #> {"cuda:1": "cpu"}              ['cpu'] True
     #> lambda storage, loc: storage   ['cpu'] True
-for saved in ["gpu0.pt", "gpu1.pt"]:  # a string or a torch.device: whichever location was saved
+for saved in ["gpu0.pt", "gpu1.pt", "plain.pt"]:  # a string or a torch.device: whichever location was saved
     for map_location in ["cpu", torch.device("cpu")]:
         state = torch.load(tmp / saved, map_location=map_location, weights_only=True)
         assert {t.device for t in state.values()} == {torch.device("cpu")}, (saved, map_location)  # ✓ any-location
