@@ -393,6 +393,10 @@ if __name__ == "__main__":
 
 
 # --8<-- [start:caught]
+class OwnError(Exception):
+    """An exception class of one's own: made from a message, as Exception is."""
+
+
 class Raises(Dataset):
     """One sample, whose loading raises `error`."""
 
@@ -449,7 +453,7 @@ if __name__ == "__main__":
         original = err
     assert type(original) is UnicodeDecodeError and type(rebuilt) is RuntimeError  # ✓ caught-runtime
     assert str(rebuilt).startswith("Caught UnicodeDecodeError in DataLoader worker process 0.")  # ✓ caught-runtime
-    for failure in [ValueError("bad"), IndexError(5), OSError("disk"), original]:  # the last: UnicodeDecodeError
+    for failure in [ValueError("bad"), IndexError(5), OSError("disk"), OwnError("own"), original]:  # the last: UnicodeDecodeError
         try:
             type(failure)("a message alone")  # can the type be made from a message?
             comes_back_as = type(failure)
