@@ -290,6 +290,16 @@ def seeds() -> dict[str, str]:
     return boxes.load_seeds()
 
 
+@pytest.fixture(scope="session")
+def raw_notes(seeds: dict[str, str]) -> dict[str, str]:
+    """name -> the text of each file of the notes as written (line ends as `\n`)."""
+    return {
+        p.name: p.read_text(encoding="utf-8").replace("\r\n", "\n")
+        for p in sorted(boxes.SEEDS_DIR.glob("*"))
+        if p.is_file()
+    }
+
+
 @pytest.mark.parametrize("page", PAGES, ids=_rel)
 def test_quotes_of_the_notes_are_verbatim(page: Path, seeds: dict[str, str]) -> None:
     # Every 原文 quote and every 「...」 occurs in the notes: whitespace may differ, words not.
@@ -297,18 +307,13 @@ def test_quotes_of_the_notes_are_verbatim(page: Path, seeds: dict[str, str]) -> 
     assert not problems, "\n".join(problems)
 
 
-def test_what_the_pages_say_of_the_notes_as_a_whole_holds(seeds: dict[str, str]) -> None:
+def test_what_the_pages_say_of_the_notes_as_a_whole_holds(raw_notes: dict[str, str]) -> None:
     # Statements about the notes that a quote alone does not show: how many files there
     # are, what follows a heading, which of their tags the pages carry.
-    raw = {
-        p.name: p.read_text(encoding="utf-8").replace("\r\n", "\n")
-        for p in sorted(boxes.SEEDS_DIR.glob("*"))
-        if p.is_file()
-    }
-    assert len(raw) == 2  # "two personal study notes" (index.md)
+    assert len(raw_notes) == 2  # "two personal study notes" (index.md)
     # "written in Chinese": each has hundreds of Chinese characters (besides its code).
-    assert all(len(re.findall(r"[\u4e00-\u9fff]", text)) > 500 for text in raw.values())
-    notes = "\n".join(raw.values())
+    assert all(len(re.findall(r"[\u4e00-\u9fff]", text)) > 500 for text in raw_notes.values())
+    notes = "\n".join(raw_notes.values())
     # index.md's list of their topics: each is named in the notes (any case).
     topics = ("tensor", "loss", "dataloader", "conv", "optim", "transforms", "torch.save")
     topics += ("flops", "dataparallel", "ddp", "argparse", "pycharm", "conda")
@@ -554,10 +559,9 @@ def test_the_snippets_keep_copies_of_the_notes() -> None:
 
 @pytest.mark.parametrize("snippet, name, text", COPIES_OF_THE_NOTES, ids=lambda v: str(v)[:40])
 def test_a_snippets_copy_of_the_notes_is_in_the_notes(
-    snippet: str, name: str, text: str, seeds: dict[str, str]
+    snippet: str, name: str, text: str, raw_notes: dict[str, str]
 ) -> None:
     # A snippet that runs "the notes' code" or compares with "the notes' error" keeps the
     # notes' text in a constant; the pages call it verbatim, so it must be the notes' own,
     # character for character (indentation is code; `...` is not a wildcard here).
-    notes = [p.read_text(encoding="utf-8").replace("\r\n", "\n") for p in boxes.SEEDS_DIR.glob("*")]
-    assert any(text in raw for raw in notes), f"{snippet}: {name} does not occur in the notes"
+    assert any(text in raw for raw in raw_notes.values()), f"{snippet}: {name} is not in the notes"
